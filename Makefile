@@ -1,0 +1,54 @@
+# Every target sets itself up on a fresh machine: a local venv, torch's CPU build
+# installed before anything that pulls torch (a plain `pip install torch` would
+# fetch a multi-GB CUDA build), then the project with its extras.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip
+TORCH_PIN := torch==2.13.0
+# Test threads: numba's parallel loops are erratic on a busy 2-core machine.
+export NUMBA_NUM_THREADS ?= 2
+
+.PHONY: help install demo test test-all lint bench clean
+
+help:
+	@echo "make demo   - the main job (set-up included)"
+	@echo "make test   - the test suite (set-up included)"
+	@echo "make lint   - ruff, mypy --strict, import-linter"
+	@echo "make bench  - speed against the installed peers"
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet $(TORCH_PIN)
+	$(PIP) install --quiet -e '.[train,multiagent,dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+$(VENV)/.bench-installed: $(VENV)/.installed
+	-$(PIP) install --quiet pokerkit treys phevaluator
+	-$(PIP) install --quiet eval7
+	touch $@
+
+demo: install
+	$(PY) scripts/demo.py
+
+test: install
+	$(PY) -m pytest -q -n 2 --dist loadfile
+
+test-fast: install
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check poker_env agents scripts tests bench
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+bench: $(VENV)/.bench-installed
+	NUMBA_NUM_THREADS=$$(nproc) $(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""encoding layer of poker_env (see DESIGN.md)."""

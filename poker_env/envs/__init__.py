@@ -1,0 +1,1 @@
+"""envs layer of poker_env (see DESIGN.md)."""

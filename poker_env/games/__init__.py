@@ -1,0 +1,1 @@
+"""games layer of poker_env (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""multiagent layer of poker_env (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""vector layer of poker_env (see DESIGN.md)."""

@@ -1,0 +1,324 @@
+"""Gymnasium env of Red Dog / High-Card Pool: ``poker_env/RedDog-v0``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from poker_env.cards import format_cards
+from poker_env.encoding.red_dog import (
+    DEFAULT_BET_FRACTIONS,
+    action_to_bet,
+    agent_done,
+    collect_reward,
+    encode_observation,
+    env_reset_table,
+    env_step_table,
+    obs_size,
+)
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games.red_dog import (
+    F_SEATED,
+    I_AGENT,
+    I_DEALER,
+    I_DEALS_DONE,
+    I_PHASE,
+    I_POT,
+    I_TO_ACT,
+    OK,
+    PHASE_BET,
+    PHASE_NAMES,
+    PUB_SHOWN,
+    PUB_TURNED,
+    RedDogConfig,
+    apply_action,
+    new_state,
+    rand_u64,
+)
+from poker_env.policy import Policy
+
+__all__ = ["RedDogEnv", "observation_space_for"]
+
+
+def observation_space_for(config: RedDogConfig) -> spaces.Box:
+    """The Box of one observation (bounds per element, see the env docstring)."""
+    p = config.num_players
+    low = np.zeros(obs_size(p), np.float32)
+    high = np.ones(obs_size(p), np.float32)
+    high[158 + p] = p - 1
+    high[159 + p] = p - 1
+    high[161 + p] = config.num_rounds
+    return spaces.Box(low, high, dtype=np.float32)
+
+
+def check_fractions(bet_fractions: Sequence[float]) -> NDArray[np.float64]:
+    """Validate a list of bet fractions (each in [0, 1], at least one)."""
+    fr = np.asarray(bet_fractions, dtype=np.float64)
+    if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
+        raise ConfigError(
+            "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
+        )
+    return fr
+
+
+class RedDogEnv(gym.Env[NDArray[np.float32], int]):
+    """Red Dog (High-Card Pool), RULES.md §2, from one seat; the other seats are policies.
+
+    ## Description
+
+    Each deal every player gets five cards (four above eight players) and, in turn
+    from the dealer's left, bets from 1 chip up to the pot, or forfeits one chip.
+    After a bet the dealer turns the top card of the stock: a card of the same suit
+    and higher rank in the bettor's hand wins the bet from the pot, otherwise the
+    bet goes into the pot. An empty pot is refilled by a new ante from everyone.
+    The agent plays one seat; the others are played by the ``opponents``.
+
+    ## Action Space
+
+    ``Discrete(1 + len(bet_fractions))``: 0 is FORFEIT (one chip to the pot);
+    action ``k >= 1`` bets ``bet_fractions[k-1]`` of the largest legal bet
+    ``min(pot, own chips)``, rounded down, at least 1 chip. Default fractions
+    (0, 1/4, 1/2, 3/4, 1): 1 chip, a quarter, half, three quarters, all of it.
+
+    ## Observation Space
+
+    ``Box`` of float32, length ``162 + P`` (``P = num_players``), total chips
+    ``T = P * starting_chips``:
+
+    | slice | meaning | range |
+    |---|---|---|
+    | [0:52] | own hand, one-hot by card index (rank * 4 + suit) | [0, 1] |
+    | [52:104] | cards turned this deal | [0, 1] |
+    | [104:156] | cards shown from hands this deal | [0, 1] |
+    | [156:157] | pot / T | [0, 1] |
+    | [157:158] | own chips / T | [0, 1] |
+    | [158:158+P] | each seat's chips / T, own seat first, then to its left | [0, 1] |
+    | [158+P:159+P] | own place in this deal's betting order, 0 = first | [0, P-1] |
+    | [159+P:160+P] | players still to bet this deal, self not counted | [0, P-1] |
+    | [160+P:161+P] | exact probability that the own hand beats the next card | [0, 1] |
+    | [161+P:162+P] | deals left, this one included | [0, rounds] |
+
+    Only what the agent's seat may know: other hands appear only once shown.
+
+    ## Action Mask
+
+    ``info["action_mask"]`` and :meth:`action_masks` (int8): every action is legal
+    on the agent's turn (each maps to a legal bet; several may map to the same
+    amount when the largest bet is small); all zeros once the episode is over.
+
+    ## Starting State
+
+    The draw picks the first dealer, everyone antes, the first deal is dealt, and
+    the opponents before the agent act. The agent's seat is ``agent_seat``, or
+    uniformly random per episode when it is None.
+
+    ## Rewards
+
+    Chips won or lost by the agent since its last step, in antes (the first
+    step includes the first ante). The episode's sum is (final chips - starting
+    chips) / ante.
+
+    ## Episode End
+
+    ``terminated`` when the game ends (after ``rounds`` deals or when fewer than
+    two players remain) or when the agent's seat runs out of chips and leaves.
+    Never truncated (a game has at most ``rounds * P`` decisions). Stepping a
+    finished episode, or an action outside the space, raises
+    :class:`~poker_env.errors.IllegalActionError`.
+
+    ## Arguments
+
+    - ``num_players`` (4), ``starting_chips`` (50), ``ante`` (1), ``hand_size`` (5),
+      ``rounds`` (None: one deal each): the RULES.md §2 options.
+    - ``agent_seat``: the agent's seat, or None for a random seat each episode.
+    - ``opponents``: None for the default opponent (the reference policy of
+      RULES.md §2, bet the maximum when p > 1/2 else 1, taking a uniformly random
+      action instead with probability ``opponent_random_share``, default 0.2);
+      or one :class:`~poker_env.policy.Policy` for every other seat; or a
+      sequence of ``num_players`` policies (the agent's entry is ignored).
+      Policies see the same observation layout from their own seat.
+    - ``bet_fractions``: the bet actions, as fractions of the largest legal bet.
+    - ``render_mode``: None or "ansi".
+
+    ## Version History
+
+    - v0: first version.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        *,
+        num_players: int = 4,
+        starting_chips: int = 50,
+        ante: int = 1,
+        hand_size: int = 5,
+        rounds: int | None = None,
+        agent_seat: int | None = None,
+        opponents: Policy | Sequence[Policy | None] | None = None,
+        opponent_random_share: float = 0.2,
+        bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS,
+        render_mode: str | None = None,
+    ) -> None:
+        self.config = RedDogConfig(
+            num_players=num_players,
+            starting_chips=starting_chips,
+            ante=ante,
+            hand_size=hand_size,
+            rounds=rounds,
+        )
+        if agent_seat is not None and not 0 <= agent_seat < num_players:
+            raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
+        if not 0.0 <= opponent_random_share <= 1.0:
+            raise ConfigError("opponent_random_share", opponent_random_share, "a number in [0, 1]")
+        if render_mode not in (None, "ansi"):
+            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        self.fractions = check_fractions(bet_fractions)
+        self.agent_seat_option = agent_seat
+        self.random_share = float(opponent_random_share)
+        self.opponents = self._check_opponents(opponents)
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(1 + self.fractions.size)
+        self.observation_space = observation_space_for(self.config)
+        self.state = new_state(1)
+        self._obs = np.zeros(obs_size(num_players), np.float32)
+        self._opp_obs = np.zeros(obs_size(num_players), np.float32)
+        self._done = True
+        self._started = False
+
+    def _check_opponents(
+        self, opponents: Policy | Sequence[Policy | None] | None
+    ) -> list[Policy | None] | None:
+        if opponents is None:
+            return None
+        if isinstance(opponents, Policy):
+            return [opponents] * self.config.num_players
+        seq = list(opponents)
+        if len(seq) != self.config.num_players:
+            raise ConfigError(
+                "opponents", opponents, f"None, one Policy, or {self.config.num_players} policies"
+            )
+        return seq
+
+    # ---- gymnasium API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start a new game (see Starting State); ``seed`` makes it reproducible."""
+        super().reset(seed=seed)
+        st = self.state
+        if seed is not None or not self._started:
+            key = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
+        else:
+            # The next game continues the table's own stream, as the vector env does.
+            key = np.uint64(rand_u64(st.rng, 0))
+        self._started = True
+        seat = -1 if self.agent_seat_option is None else self.agent_seat_option
+        builtin = self.opponents is None
+        while True:
+            env_reset_table(
+                *st, 0, key, *self.config.kernel_args(), seat, builtin,
+                self.random_share, self.fractions, self._obs,
+            )  # fmt: skip
+            if builtin:
+                break
+            self._play_python_opponents()
+            if not agent_done(st.ints, st.flags, 0):
+                encode_observation(
+                    st.ints, st.chips, st.flags, st.hands, st.public, 0, self.agent_seat, self._obs
+                )
+                break
+            key = np.uint64(rand_u64(st.rng, 0))
+        self._done = False
+        return self._obs.copy(), self._info()
+
+    def step(
+        self, action: int | np.integer[Any]
+    ) -> tuple[NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the agent's action; the opponents answer until its next turn."""
+        if self._done:
+            raise IllegalActionError(action, "none", "over", "the episode is over; call reset()")
+        st = self.state
+        a = int(action)
+        if self.opponents is None:
+            status, reward, done = env_step_table(
+                *st[:8], 0, a, self.random_share, self.fractions, self._obs
+            )
+            if status != OK:
+                self._raise_illegal(a)
+        else:
+            kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
+            if kind < 0 or apply_action(*st[:8], 0, kind, amount) != OK:
+                self._raise_illegal(a)
+            self._play_python_opponents()
+            reward = collect_reward(st.ints, st.chips, 0)
+            done = bool(agent_done(st.ints, st.flags, 0))
+            encode_observation(
+                st.ints, st.chips, st.flags, st.hands, st.public, 0, self.agent_seat, self._obs
+            )
+        self._done = bool(done)
+        return self._obs.copy(), float(reward), self._done, False, self._info()
+
+    def _raise_illegal(self, action: int) -> None:
+        legal = list(range(int(self.action_space.n)))
+        raise IllegalActionError(
+            action, legal, PHASE_NAMES[int(self.state.ints[0, I_PHASE])], "unknown action index"
+        )
+
+    def _play_python_opponents(self) -> None:
+        assert self.opponents is not None
+        st = self.state
+        agent = self.agent_seat
+        mask = np.ones(int(self.action_space.n), np.int8)
+        while st.ints[0, I_PHASE] == PHASE_BET and st.ints[0, I_TO_ACT] != agent:
+            s = int(st.ints[0, I_TO_ACT])
+            policy = self.opponents[s]
+            if policy is None:
+                raise ConfigError("opponents", self.opponents, f"a policy for seat {s}")
+            encode_observation(
+                st.ints, st.chips, st.flags, st.hands, st.public, 0, s, self._opp_obs
+            )
+            a = int(policy.act(self._opp_obs.copy(), mask.copy()))
+            kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
+            if kind < 0 or apply_action(*st[:8], 0, kind, amount) != OK:
+                raise IllegalActionError(a, list(range(mask.size)), "bet", f"opponent at seat {s}")
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """Legal actions now (int8; the form MaskablePPO reads)."""
+        if self._done:
+            return np.zeros(int(self.action_space.n), np.int8)
+        return np.ones(int(self.action_space.n), np.int8)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "seat": self.agent_seat}
+
+    @property
+    def agent_seat(self) -> int:
+        """The agent's seat in this episode."""
+        return int(self.state.ints[0, I_AGENT])
+
+    def render(self) -> str | None:  # type: ignore[override]
+        """Text of the table from the agent's seat (render_mode "ansi")."""
+        if self.render_mode != "ansi":
+            return None
+        st = self.state
+        seat = self.agent_seat
+        p = self.config.num_players
+        hand = [int(c) for c in st.hands[0, seat] if c >= 0]
+        lines = [
+            f"deal {int(st.ints[0, I_DEALS_DONE]) + 1}/{self.config.num_rounds}  "
+            f"dealer seat {int(st.ints[0, I_DEALER])}  pot {int(st.ints[0, I_POT])}",
+            f"you (seat {seat}): {format_cards(hand)}",
+            f"turned: {format_cards(np.flatnonzero(st.public[0] == PUB_TURNED))}",
+            f"shown:  {format_cards(np.flatnonzero(st.public[0] == PUB_SHOWN))}",
+        ]
+        for s in range(p):
+            here = "" if st.flags[0, s] & F_SEATED else " (left)"
+            lines.append(f"  seat {s}: {int(st.chips[0, s])} chips{here}")
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,653 @@
+"""Compiled Texas Hold'em rules (RULES.md §3): the one implementation every layer drives.
+
+A table's whole state is one ``int64`` row (a batch is a 2-D array of rows); the
+field offsets below are its layout. Every function here is ``@njit(cache=True)``,
+works on such a row, and returns a status code instead of raising: ``OK`` (0) or
+a negative ``ERR_*`` code that the Python facade (:mod:`poker_env.games.holdem`)
+turns into an :class:`~poker_env.errors.IllegalActionError`. A refused action
+changes nothing.
+
+Showdown ranks come from the evaluator (``eval_cards`` with the tables of
+``get_tables()``); the rules never rank cards themselves.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from poker_env.evaluator.kernels import eval_cards
+
+MAX_SEATS = 10
+
+# Scalar fields of a state row.
+PHASE = 0
+STREET = 1
+NUM_SEATS = 2
+BUTTON = 3
+SB = 4
+BB = 5
+TO_ACT = 6
+CUR_BET = 7
+LAST_RAISE = 8
+BASE = 9
+MAX_BET = 10
+RULES = 11
+PENALTY_TO = 12
+BANK = 13
+SKIP = 14
+POT_EXTRA = 15
+NUM_DEALT = 16
+HEADS_UP = 17
+NUM_BOARD = 18
+DEPARTED = 19
+# Fields 20..31 belong to the env driver (poker_env.encoding.holdem).
+ENV_FIELDS = 20
+# Per-seat blocks.
+STACK = 32
+BET = STACK + MAX_SEATS
+COMMIT = BET + MAX_SEATS
+STATUS = COMMIT + MAX_SEATS
+ACTED = STATUS + MAX_SEATS  # the bet level a seat last acted at this round, -1 if it has not
+WON = ACTED + MAX_SEATS
+START_STACK = WON + MAX_SEATS
+RANK = START_STACK + MAX_SEATS  # showdown rank from the evaluator, -1 if not shown
+HOLE = RANK + MAX_SEATS  # two cards a seat
+BOARD = HOLE + 2 * MAX_SEATS  # five cards, revealed NUM_BOARD at a time
+DECK = BOARD + 5  # the 52-card order the hand was dealt from
+STREET_PUT = DECK + 52  # chips put in per street and seat: [street * MAX_SEATS + seat]
+STREET_RAISES = STREET_PUT + 4 * MAX_SEATS  # bets and raises per street
+STATE_SIZE = STREET_RAISES + 4
+
+# Phases.
+PHASE_IDLE = 0  # between hands
+PHASE_BETTING = 1  # a hand is running and TO_ACT must act
+PHASE_OVER = 2  # the hand is decided and paid (WON holds the payouts)
+
+# Seat status.
+EMPTY = 0
+SEATED = 1  # seated, not in a hand (between hands, or no chips)
+ACTIVE = 2  # in the hand with chips behind
+ALLIN = 3
+FOLDED = 4
+LEFT = 5  # left during this hand ("escape")
+
+# Action kinds.
+FOLD = 0
+CHECK_CALL = 1
+RAISE_TO = 2
+ALL_IN = 3
+LEAVE = 4
+
+# Rule profiles and penalty targets.
+RULES_SEED = 0
+RULES_STANDARD = 1
+PENALTY_BURN = 0
+PENALTY_POT = 1
+
+# Status codes.
+OK = 0
+ERR_NO_HAND = -1
+ERR_NOT_YOUR_TURN = -2
+ERR_NOTHING_TO_FOLD = -3
+ERR_RAISE_CLOSED = -4
+ERR_AMOUNT = -5
+ERR_SEAT = -6
+ERR_KIND = -7
+ERR_TOO_FEW = -8
+ERR_HAND_RUNNING = -9
+
+# Layout of the legality query's output.
+L_SEAT = 0
+L_CAN_FOLD = 1
+L_CALL = 2  # chips a check/call puts in (0 = check)
+L_CAN_RAISE = 3
+L_MIN_TO = 4
+L_MAX_TO = 5
+L_CAN_ALLIN = 6
+L_ALLIN_TO = 7
+LEGAL_SIZE = 8
+
+PENALTY_MULTIPLE = 10  # RULES.md §3: escape penalty D = 10 × E
+
+
+@njit(cache=True)
+def new_table(
+    s: np.ndarray, num_seats: int, base: int, max_bet: int, rules: int, penalty_to: int
+) -> None:
+    """Clear a row into an empty table of ``num_seats`` seats."""
+    s[:] = 0
+    s[NUM_SEATS] = num_seats
+    s[BASE] = base
+    s[MAX_BET] = max_bet
+    s[RULES] = rules
+    s[PENALTY_TO] = penalty_to
+    s[BUTTON] = -1
+    s[SB] = -1
+    s[BB] = -1
+    s[TO_ACT] = -1
+    for q in range(MAX_SEATS):
+        s[ACTED + q] = -1
+        s[RANK + q] = -1
+
+
+@njit(cache=True)
+def _is_seated(st: int) -> bool:
+    return st == ACTIVE or st == ALLIN or st == FOLDED
+
+
+@njit(cache=True)
+def _in_hand(st: int) -> bool:
+    return st == ACTIVE or st == ALLIN
+
+
+@njit(cache=True)
+def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> int:
+    """First seat clockwise from ``seat`` (itself first when ``inclusive``) with ``status``."""
+    n = s[NUM_SEATS]
+    start = 0 if inclusive else 1
+    for i in range(start, n + start):
+        q = (seat + i) % n
+        if s[STATUS + q] == status:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def count_status(s: np.ndarray, status: int) -> int:
+    c = 0
+    for q in range(s[NUM_SEATS]):
+        if s[STATUS + q] == status:
+            c += 1
+    return c
+
+
+@njit(cache=True)
+def num_in_hand(s: np.ndarray) -> int:
+    return count_status(s, ACTIVE) + count_status(s, ALLIN)
+
+
+@njit(cache=True)
+def _put(s: np.ndarray, seat: int, amount: int) -> None:
+    s[STACK + seat] -= amount
+    s[BET + seat] += amount
+    s[COMMIT + seat] += amount
+    s[STREET_PUT + s[STREET] * MAX_SEATS + seat] += amount
+    if s[STACK + seat] == 0:
+        s[STATUS + seat] = ALLIN
+
+
+@njit(cache=True)
+def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
+    """The dealer seat for the next hand among seated players with chips.
+
+    RULES.md §3: random (``draw`` picks among them) for the first hand or after
+    anyone joined or left; else one seat clockwise.
+    """
+    n = s[NUM_SEATS]
+    cnt = 0
+    for q in range(n):
+        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
+            cnt += 1
+    if cnt == 0:
+        return -1
+    prev = s[BUTTON]
+    if changed or prev < 0:
+        k = draw % cnt
+        for q in range(n):
+            if s[STATUS + q] == SEATED and s[STACK + q] > 0:
+                if k == 0:
+                    return q
+                k -= 1
+    for i in range(1, n + 1):
+        q = (prev + i) % n
+        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables) -> int:  # type: ignore[no-untyped-def]
+    """Deal a hand from ``deck`` (52 cards) with the dealer at ``button``; post the blinds."""
+    if s[PHASE] == PHASE_BETTING:
+        return ERR_HAND_RUNNING
+    n = s[NUM_SEATS]
+    cnt = 0
+    for q in range(n):
+        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
+            cnt += 1
+    if cnt < 2:
+        return ERR_TOO_FEW
+    if button < 0 or button >= n or s[STATUS + button] != SEATED or s[STACK + button] <= 0:
+        return ERR_SEAT
+    for q in range(MAX_SEATS):
+        if q < n and s[STATUS + q] == SEATED and s[STACK + q] > 0:
+            s[STATUS + q] = ACTIVE
+        s[BET + q] = 0
+        s[COMMIT + q] = 0
+        s[ACTED + q] = -1
+        s[WON + q] = 0
+        s[RANK + q] = -1
+        s[START_STACK + q] = s[STACK + q]
+        s[HOLE + 2 * q] = -1
+        s[HOLE + 2 * q + 1] = -1
+    for i in range(4 * MAX_SEATS):
+        s[STREET_PUT + i] = 0
+    for i in range(4):
+        s[STREET_RAISES + i] = 0
+    for i in range(52):
+        s[DECK + i] = deck[i]
+    s[PHASE] = PHASE_BETTING
+    s[STREET] = 0
+    s[NUM_BOARD] = 0
+    s[SKIP] = 0
+    s[POT_EXTRA] = 0
+    s[NUM_DEALT] = cnt
+    s[HEADS_UP] = 1 if cnt == 2 else 0
+    s[BUTTON] = button
+    # RULES.md §3: two players, the dealer posts the small blind.
+    sb = button if cnt == 2 else next_with_status(s, button, ACTIVE, False)
+    bb = next_with_status(s, sb, ACTIVE, False)
+    s[SB] = sb
+    s[BB] = bb
+    # RULES.md §3: hole cards one at a time, starting at the small blind.
+    k = 0
+    for r in range(2):
+        q = sb
+        for _ in range(cnt):
+            s[HOLE + 2 * q + r] = deck[k]
+            k += 1
+            q = next_with_status(s, q, ACTIVE, False)
+    for i in range(5):
+        s[BOARD + i] = deck[k + i]
+    base = s[BASE]
+    _put(s, sb, min(base // 2, s[STACK + sb]))
+    _put(s, bb, min(base, s[STACK + bb]))
+    s[CUR_BET] = max(s[BET + sb], s[BET + bb])
+    s[LAST_RAISE] = base
+    # RULES.md §3: pre-flop, the others act clockwise after the big blind.
+    return _continue_from(s, bb, tables)
+
+
+@njit(cache=True)
+def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
+    if s[STATUS + q] != ACTIVE:
+        return False
+    if s[BET + q] < s[CUR_BET]:
+        return True
+    return s[ACTED + q] < 0 and num_active >= 2
+
+
+@njit(cache=True)
+def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
+    n = s[NUM_SEATS]
+    na = count_status(s, ACTIVE)
+    start = 0 if inclusive else 1
+    for i in range(start, n + start):
+        q = (seat + i) % n
+        if _pending(s, q, na):
+            return q
+    return -1
+
+
+@njit(cache=True)
+def _continue_from(s: np.ndarray, seat: int, tables) -> int:  # type: ignore[no-untyped-def]
+    """After ``seat`` acted (or left): the next to act, or the end of the round or hand."""
+    if num_in_hand(s) <= 1:
+        _award_uncontested(s)
+        return OK
+    q = _next_pending(s, seat, False)
+    if q >= 0:
+        s[TO_ACT] = q
+        return OK
+    _end_round(s, tables)
+    return OK
+
+
+@njit(cache=True)
+def _end_round(s: np.ndarray, tables) -> None:  # type: ignore[no-untyped-def]
+    # RULES.md §3, seed profile: once a player is all-in and the others called,
+    # the remaining rounds are dealt with no betting.
+    if s[RULES] == RULES_SEED and count_status(s, ALLIN) > 0:
+        s[SKIP] = 1
+    while True:
+        if s[STREET] == 3:
+            _showdown(s, tables)
+            return
+        s[STREET] += 1
+        s[NUM_BOARD] = s[STREET] + 2
+        for q in range(MAX_SEATS):
+            s[BET + q] = 0
+            s[ACTED + q] = -1
+        s[CUR_BET] = 0
+        # RULES.md §3: after the flop the smallest bet is E.
+        s[LAST_RAISE] = s[BASE]
+        if s[SKIP] == 1 or count_status(s, ACTIVE) < 2:
+            continue
+        # RULES.md §3: the first player still in from the small blind's seat acts
+        # first; standard heads-up, the big blind.
+        start = s[SB]
+        if s[RULES] == RULES_STANDARD and s[HEADS_UP] == 1:
+            start = s[BB]
+        s[TO_ACT] = next_with_status(s, start, ACTIVE, True)
+        return
+
+
+@njit(cache=True)
+def _award_uncontested(s: np.ndarray) -> None:
+    n = s[NUM_SEATS]
+    total = s[POT_EXTRA]
+    for q in range(n):
+        total += s[COMMIT + q]
+    for q in range(n):
+        if _in_hand(s[STATUS + q]):
+            s[WON + q] = total
+            s[STACK + q] += total
+    s[POT_EXTRA] = 0
+    s[TO_ACT] = -1
+    s[PHASE] = PHASE_OVER
+
+
+@njit(cache=True)
+def _showdown(s: np.ndarray, tables) -> None:  # type: ignore[no-untyped-def]
+    n = s[NUM_SEATS]
+    s[NUM_BOARD] = 5
+    cards = np.empty(7, dtype=np.int64)
+    for i in range(5):
+        cards[2 + i] = s[BOARD + i]
+    for q in range(n):
+        if _in_hand(s[STATUS + q]):
+            cards[0] = s[HOLE + 2 * q]
+            cards[1] = s[HOLE + 2 * q + 1]
+            s[RANK + q] = eval_cards(cards, tables)
+    distribute(s)
+
+
+@njit(cache=True)
+def distribute(s: np.ndarray) -> None:
+    """Pay the main pot and side pots by the ranks in ``RANK`` (RULES.md §3).
+
+    A player wins at most what each opponent matched: one pot per distinct
+    commitment level of the players still in. Dead money above the top level and
+    penalties paid to the pot go to the main pot. Equal best hands split a pot;
+    the odd chips go to the first winner clockwise from the dealer.
+    """
+    n = s[NUM_SEATS]
+    levels = np.empty(MAX_SEATS, dtype=np.int64)
+    nl = 0
+    top = 0
+    for q in range(n):
+        if _in_hand(s[STATUS + q]):
+            c = s[COMMIT + q]
+            dup = False
+            for j in range(nl):
+                if levels[j] == c:
+                    dup = True
+            if not dup:
+                levels[nl] = c
+                nl += 1
+            top = max(top, c)
+    for i in range(1, nl):  # insertion sort of at most ten levels
+        v = levels[i]
+        j = i - 1
+        while j >= 0 and levels[j] > v:
+            levels[j + 1] = levels[j]
+            j -= 1
+        levels[j + 1] = v
+    extra = s[POT_EXTRA]
+    for q in range(n):
+        if s[COMMIT + q] > top:
+            extra += s[COMMIT + q] - top
+    prev = 0
+    button = s[BUTTON]
+    for li in range(nl):
+        lvl = levels[li]
+        pot = extra if li == 0 else 0
+        for q in range(n):
+            c = s[COMMIT + q]
+            pot += min(c, lvl) - min(c, prev)
+        best = -1
+        num_win = 0
+        for q in range(n):
+            if _in_hand(s[STATUS + q]) and s[COMMIT + q] >= lvl:
+                r = s[RANK + q]
+                if r > best:
+                    best = r
+                    num_win = 1
+                elif r == best:
+                    num_win += 1
+        share = pot // num_win
+        odd = pot - share * num_win
+        for i in range(1, n + 1):
+            q = (button + i) % n
+            if _in_hand(s[STATUS + q]) and s[COMMIT + q] >= lvl and s[RANK + q] == best:
+                s[WON + q] += share + odd
+                odd = 0
+        prev = lvl
+    for q in range(n):
+        s[STACK + q] += s[WON + q]
+    s[POT_EXTRA] = 0
+    s[TO_ACT] = -1
+    s[PHASE] = PHASE_OVER
+
+
+@njit(cache=True)
+def legal(s: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out`` (``LEGAL_SIZE``) with the acting seat's legal actions and bounds."""
+    for i in range(LEGAL_SIZE):
+        out[i] = 0
+    p = s[TO_ACT]
+    out[L_SEAT] = p
+    if s[PHASE] != PHASE_BETTING or p < 0:
+        out[L_SEAT] = -1
+        return
+    stack = s[STACK + p]
+    bet = s[BET + p]
+    cur = s[CUR_BET]
+    to_call = cur - bet
+    # Folding with nothing to call is refused (as in PokerKit): a free check exists.
+    out[L_CAN_FOLD] = 1 if to_call > 0 else 0
+    out[L_CALL] = min(to_call, stack)
+    allin_to = bet + stack
+    # Standard no-limit: an all-in for less than a full raise does not reopen the
+    # raising for a player who already acted (RULES.md §3).
+    reopened = s[ACTED + p] < 0 or cur - s[ACTED + p] >= s[LAST_RAISE]
+    others = False
+    for q in range(s[NUM_SEATS]):
+        if q != p and s[STATUS + q] == ACTIVE:
+            others = True
+    can_raise = stack > to_call and reopened and others
+    if can_raise:
+        lo = cur + s[LAST_RAISE]
+        hi = allin_to
+        cap = s[MAX_BET]
+        if cap > 0 and hi > cap:
+            hi = cap
+        if lo > hi and cap > 0 and hi == cap and hi > cur:
+            lo = hi  # RULES.md §3: no raise beyond the system maximum `max_bet`
+        if lo <= hi:
+            out[L_CAN_RAISE] = 1
+            out[L_MIN_TO] = lo
+            out[L_MAX_TO] = hi
+    # RULES.md §3: a player can go all-in for what he has (a raise only where raising is open).
+    if stack > 0 and (allin_to <= cur or can_raise):
+        out[L_CAN_ALLIN] = 1
+    out[L_ALLIN_TO] = allin_to
+
+
+@njit(cache=True)
+def check_action(s: np.ndarray, kind: int, amount: int, lg: np.ndarray) -> int:
+    """The one legality check used by both the query and the action; ``lg`` from :func:`legal`."""
+    legal(s, lg)
+    if lg[L_SEAT] < 0:
+        return ERR_NO_HAND
+    if kind == FOLD:
+        return OK if lg[L_CAN_FOLD] == 1 else ERR_NOTHING_TO_FOLD
+    if kind == CHECK_CALL:
+        return OK
+    if kind == RAISE_TO:
+        if lg[L_CAN_RAISE] == 0:
+            return ERR_RAISE_CLOSED
+        if amount < lg[L_MIN_TO] or amount > lg[L_MAX_TO]:
+            return ERR_AMOUNT
+        return OK
+    if kind == ALL_IN:
+        return OK if lg[L_CAN_ALLIN] == 1 else ERR_RAISE_CLOSED
+    return ERR_KIND
+
+
+@njit(cache=True)
+def act(s: np.ndarray, kind: int, amount: int, tables) -> int:  # type: ignore[no-untyped-def]
+    """Apply the acting seat's action; returns ``OK`` or an ``ERR_*`` code (nothing changed)."""
+    lg = np.empty(LEGAL_SIZE, dtype=np.int64)
+    code = check_action(s, kind, amount, lg)
+    if code != OK:
+        return code
+    p = s[TO_ACT]
+    cur = s[CUR_BET]
+    if kind == FOLD:
+        s[STATUS + p] = FOLDED
+    elif kind == CHECK_CALL:
+        if lg[L_CALL] > 0:
+            _put(s, p, lg[L_CALL])
+    else:
+        target = amount if kind == RAISE_TO else lg[L_ALLIN_TO]
+        if target > cur:
+            if target - cur >= s[LAST_RAISE]:
+                s[LAST_RAISE] = target - cur
+            s[CUR_BET] = target
+            s[STREET_RAISES + s[STREET]] += 1
+        _put(s, p, target - s[BET + p])
+    s[ACTED + p] = s[CUR_BET]
+    return _continue_from(s, p, tables)
+
+
+@njit(cache=True)
+def _pass_roles(s: np.ndarray, seat: int) -> None:
+    # RULES.md §3: a leaver's dealer / small-blind / big-blind role passes clockwise
+    # to the next player still seated, skipping players who hold a role already.
+    # When every seated player holds one, the first seated player takes it too.
+    n = s[NUM_SEATS]
+    for role in (BUTTON, SB, BB):
+        if s[role] != seat:
+            continue
+        cand = -1
+        first = -1
+        for i in range(1, n):
+            q = (seat + i) % n
+            if _is_seated(s[STATUS + q]):
+                if first < 0:
+                    first = q
+                if q != s[BUTTON] and q != s[SB] and q != s[BB]:
+                    cand = q
+                    break
+        if cand < 0:
+            cand = first
+        if cand >= 0:
+            s[role] = cand
+
+
+@njit(cache=True)
+def leave(s: np.ndarray, seat: int, tables) -> int:  # type: ignore[no-untyped-def]
+    """Seat ``seat`` leaves during the hand (RULES.md §3 "escape").
+
+    Chips in the pot stay there; the penalty 10 × E comes from the stack (never
+    below zero) and goes to the bank or the main pot per ``PENALTY_TO``.
+    """
+    if s[PHASE] != PHASE_BETTING:
+        return ERR_NO_HAND
+    if seat < 0 or seat >= s[NUM_SEATS] or not _is_seated(s[STATUS + seat]):
+        return ERR_SEAT
+    was_in = _in_hand(s[STATUS + seat])
+    penalty = min(PENALTY_MULTIPLE * s[BASE], s[STACK + seat])
+    s[STACK + seat] -= penalty
+    if s[PENALTY_TO] == PENALTY_POT:
+        s[POT_EXTRA] += penalty
+    else:
+        s[BANK] += penalty
+    s[STATUS + seat] = LEFT
+    _pass_roles(s, seat)
+    if not was_in:
+        return OK
+    if num_in_hand(s) <= 1:
+        _award_uncontested(s)
+        return OK
+    if s[TO_ACT] == seat:
+        return _continue_from(s, seat, tables)
+    # The leaver may have been the last player the one to act could bet against.
+    q = _next_pending(s, s[TO_ACT], True)
+    if q >= 0:
+        s[TO_ACT] = q
+    else:
+        _end_round(s, tables)
+    return OK
+
+
+@njit(cache=True)
+def finish_hand(s: np.ndarray, remove_busted: bool) -> bool:
+    """Close a decided hand; leavers' stacks leave the table. Returns whether anyone left."""
+    changed = False
+    n = s[NUM_SEATS]
+    for q in range(n):
+        st = s[STATUS + q]
+        if st == LEFT:
+            s[DEPARTED] += s[STACK + q]
+            s[STACK + q] = 0
+            s[STATUS + q] = EMPTY
+            changed = True
+        elif st != EMPTY:
+            s[STATUS + q] = SEATED
+            if remove_busted and s[STACK + q] == 0:
+                s[STATUS + q] = EMPTY
+                changed = True
+        s[BET + q] = 0
+    s[PHASE] = PHASE_IDLE
+    s[TO_ACT] = -1
+    return changed
+
+
+@njit(cache=True)
+def table_chips(s: np.ndarray) -> int:
+    """Every chip of the table: stacks, pots, the bank and what leavers took away."""
+    total = s[BANK] + s[DEPARTED] + s[POT_EXTRA]
+    for q in range(s[NUM_SEATS]):
+        total += s[STACK + q]
+        if s[PHASE] == PHASE_BETTING:
+            total += s[COMMIT + q]
+    return total
+
+
+# ---------------------------------------------------------------- random numbers
+# A per-table splitmix64 stream lets compiled env code shuffle and draw without
+# Python; it is seeded from the env's numpy Generator, so same seed, same game.
+
+
+@njit(cache=True)
+def rng_next(rng: np.ndarray, i: int) -> np.uint64:
+    z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
+    rng[i] = z
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(rng: np.ndarray, i: int, k: int) -> int:
+    """A uniform integer in ``[0, k)``."""
+    return int((rng_next(rng, i) >> np.uint64(11)) % np.uint64(k))
+
+
+@njit(cache=True)
+def rng_uniform(rng: np.ndarray, i: int) -> float:
+    return float(rng_next(rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def rng_shuffle(rng: np.ndarray, i: int, deck: np.ndarray) -> None:
+    for j in range(52):
+        deck[j] = j
+    for j in range(51, 0, -1):
+        k = rng_below(rng, i, j + 1)
+        t = deck[j]
+        deck[j] = deck[k]
+        deck[k] = t

@@ -1,0 +1,405 @@
+"""Texas Hold'em engine: one test per clause of RULES.md §3, hand-worked pots, errors.
+
+Every expected number below is worked out by hand from the rule text, not read
+back from the engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from poker_env.cards import parse_cards
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games import holdem_kernels as K
+from poker_env.games.holdem import HoldemConfig, HoldemGame, replay_json
+
+
+def rigged_deck(order: list[int], holes: dict[int, str], board: str) -> np.ndarray:
+    """A deck that deals ``holes`` (seat -> two cards) and ``board``.
+
+    ``order`` lists the dealt seats from the small blind clockwise: RULES.md §3
+    deals one card at a time starting at the small blind.
+    """
+    n = len(order)
+    deck = [-1] * 52
+    for i, seat in enumerate(order):
+        a, b = parse_cards(holes[seat])
+        deck[i] = int(a)
+        deck[n + i] = int(b)
+    for j, c in enumerate(parse_cards(board)):
+        deck[2 * n + j] = int(c)
+    rest = [c for c in range(52) if c not in deck]
+    return np.array([c if c >= 0 else rest.pop() for c in deck], dtype=np.int64)
+
+
+def table(stacks: list[int], **cfg: object) -> HoldemGame:
+    game = HoldemGame(HoldemConfig(num_seats=len(stacks), **cfg), rng=0)  # type: ignore[arg-type]
+    for q, s in enumerate(stacks):
+        game.state[K.STACK + q] = s
+    return game
+
+
+# ---------------------------------------------------------------- config
+
+
+def test_config_validates_each_field() -> None:
+    with pytest.raises(ConfigError, match="num_seats"):
+        HoldemConfig(num_seats=11)
+    with pytest.raises(ConfigError, match="base"):
+        HoldemConfig(base=3)
+    with pytest.raises(ConfigError, match="rules"):
+        HoldemConfig(rules="fixed")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="penalty_to"):
+        HoldemConfig(penalty_to="charity")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="max_bet"):
+        HoldemConfig(max_bet=1)
+    assert HoldemConfig(base=4).stack == 400  # RULES.md §3: starting stack 100 × E
+
+
+# ---------------------------------------------------------------- deal and blinds
+
+
+def test_rule_deal_two_hole_cards_one_at_a_time_from_small_blind() -> None:
+    game = table([100, 100, 100])
+    game.start_hand(deck=np.arange(52), button=0)
+    # Button 0, small blind 1, big blind 2: deck cards 0,1,2 (2c 2d 2h) go to
+    # seats 1, 2, 0, then cards 3,4,5 (2s 3c 3d) the same way round.
+    assert game.hole_cards(1) == "2c 2s"
+    assert game.hole_cards(2) == "2d 3c"
+    assert game.hole_cards(0) == "2h 3d"
+    assert game.board() == ""
+
+
+def test_rule_blinds_are_half_base_and_base() -> None:
+    game = table([100, 100, 100], base=4)
+    game.start_hand(button=0)
+    assert game.bets() == [0, 2, 4]
+    assert game.stacks() == [100, 98, 96]
+
+
+def test_rule_preflop_others_act_clockwise_after_big_blind() -> None:
+    game = table([100] * 5)
+    game.start_hand(button=1)  # SB 2, BB 3: seat 4 first, then 0, 1, 2, 3
+    seen = []
+    for _ in range(5):
+        seen.append(game.to_act)
+        game.check_or_call()
+    assert seen == [4, 0, 1, 2, 3]
+    assert game.street == "flop"
+
+
+def test_rule_round_ends_when_all_in_hand_put_in_the_same_amount() -> None:
+    game = table([100] * 3)
+    game.start_hand(button=0)
+    game.raise_to(10)  # seat 0
+    game.check_or_call()  # seat 1
+    assert game.street == "preflop"
+    game.check_or_call()  # seat 2 (BB) closes the round
+    assert game.street == "flop"
+    assert game.pot == 30
+
+
+def test_rule_postflop_first_player_still_in_from_small_blind_seat() -> None:
+    game = table([100] * 4)
+    game.start_hand(button=0)  # SB 1, BB 2, UTG 3
+    game.check_or_call()  # 3
+    game.check_or_call()  # 0
+    game.fold()  # 1 (SB) folds
+    game.check_or_call()  # 2
+    assert game.street == "flop"
+    assert game.to_act == 2  # SB's seat folded: the next player still in
+
+
+def test_rule_smallest_bet_after_flop_is_base() -> None:
+    game = table([100] * 3, base=4)
+    game.start_hand(button=0)
+    for _ in range(3):
+        game.check_or_call()
+    la = game.legal_actions()
+    assert la.min_raise_to == 4
+    with pytest.raises(IllegalActionError):
+        game.raise_to(3)
+
+
+def test_rule_raise_at_least_previous_raise() -> None:
+    game = table([200] * 3)
+    game.start_hand(button=0)
+    assert game.legal_actions().min_raise_to == 4  # BB 2 + a raise of at least 2
+    game.raise_to(10)  # a raise of 8
+    assert game.legal_actions().min_raise_to == 18
+    with pytest.raises(IllegalActionError):
+        game.raise_to(17)
+    game.raise_to(30)  # a raise of 20
+    assert game.legal_actions().min_raise_to == 50
+
+
+def test_rule_short_all_in_does_not_reopen_raising() -> None:
+    # Seats: 0 button (200), 1 SB (200), 2 BB (30).
+    game = table([200, 200, 30], rules="standard")
+    game.start_hand(button=0)
+    game.raise_to(20)  # seat 0 raises by 18
+    game.check_or_call()  # seat 1 calls 20
+    rec = game.all_in()  # seat 2: all-in to 30, a raise of 10 < 18
+    assert rec.to == 30
+    la = game.legal_actions()
+    assert la.seat == 0
+    assert la.call_amount == 10
+    assert la.min_raise_to is None and not la.can_all_in  # already acted: call or fold only
+    before = game.state.copy()
+    with pytest.raises(IllegalActionError, match="raise_to"):
+        game.raise_to(60)
+    with pytest.raises(IllegalActionError):
+        game.all_in()
+    assert np.array_equal(before, game.state)
+    game.check_or_call()
+    assert game.legal_actions().min_raise_to is None  # seat 1 too
+    game.check_or_call()
+    assert game.street == "flop"
+
+
+def test_rule_short_all_in_lets_a_player_yet_to_act_raise_a_full_raise_over_it() -> None:
+    # Seats: 0 button, 1 SB, 2 BB (24), 3 UTG. UTG raises to 10 (by 8), button calls,
+    # ... BB all-in to 24 is a full raise (14 >= 8): reopens for everyone.
+    game = table([200, 200, 24, 200])
+    game.start_hand(button=0)
+    game.raise_to(10)  # 3
+    game.check_or_call()  # 0
+    game.check_or_call()  # 1
+    game.all_in()  # 2: to 24, raise of 14
+    la = game.legal_actions()
+    assert la.seat == 3 and la.min_raise_to == 38
+
+
+def test_rule_max_bet_caps_raises_but_not_all_in() -> None:
+    game = table([200] * 3, max_bet=20)
+    game.start_hand(button=0)
+    la = game.legal_actions()
+    assert la.max_raise_to == 20 and la.can_all_in and la.all_in_to == 200
+    with pytest.raises(IllegalActionError):
+        game.raise_to(21)
+    game.raise_to(20)
+    la = game.legal_actions()
+    assert la.min_raise_to is None  # nothing left under the cap
+    assert la.can_all_in
+
+
+# ---------------------------------------------------------------- heads-up
+
+
+@pytest.mark.parametrize("rules", ["seed", "standard"])
+def test_rule_heads_up_dealer_posts_small_blind_and_acts_first_preflop(rules: str) -> None:
+    game = table([100, 100], rules=rules)
+    game.start_hand(button=1)
+    assert game.small_blind == 1 and game.big_blind == 0
+    assert game.bets() == [2, 1]
+    assert game.to_act == 1
+
+
+@pytest.mark.parametrize(("rules", "first"), [("seed", 1), ("standard", 0)])
+def test_rule_heads_up_postflop_order_by_profile(rules: str, first: int) -> None:
+    # seed: the small blind's seat (the dealer) first; standard: the big blind first.
+    game = table([100, 100], rules=rules)
+    game.start_hand(button=1)
+    game.check_or_call()
+    game.check_or_call()
+    assert game.street == "flop"
+    assert game.to_act == first
+
+
+# ---------------------------------------------------------------- all-in, pots
+
+
+def test_rule_three_all_ins_main_pot_and_two_side_pots() -> None:
+    # A(0)=50, B(1)=100, C(2)=200 all-in, D(3)=300 calls. Button 3: SB 0, BB 1, C first.
+    # Pots: main 4 × 50 = 200 (all), side 3 × 50 = 150 (B, C, D), side 2 × 100 = 200 (C, D).
+    # Hands on 2c 7d 9h Qs 4c: A trips queens > B trips nines > C aces > D king high.
+    game = table([50, 100, 200, 300])
+    holes = {0: "Qh Qd", 1: "9c 9d", 2: "Ac Ad", 3: "Kc 5d"}
+    game.start_hand(deck=rigged_deck([0, 1, 2, 3], holes, "2c 7d 9h Qs 4c"), button=3)
+    assert game.to_act == 2
+    game.all_in()  # C to 200
+    game.check_or_call()  # D calls 200
+    game.all_in()  # A calls all-in for 50
+    game.all_in()  # B calls all-in for 100
+    assert game.is_hand_over
+    assert game.payouts == [200, 150, 200, 0]
+    assert game.stacks() == [200, 150, 200, 100]
+
+
+def test_rule_player_wins_at_most_what_each_opponent_matched() -> None:
+    # Heads-up, the short stack (20) wins: he takes 2 × 20; the rest returns to the caller.
+    game = table([20, 100])
+    game.start_hand(deck=rigged_deck([1, 0], {0: "As Ah", 1: "7c 2d"}, "Kd 9s 5h 4c 3s"), button=1)
+    game.all_in()  # seat 1 (button, SB) shoves 100
+    game.check_or_call()  # seat 0 calls all-in for 20
+    assert game.stacks() == [40, 80]
+
+
+def test_rule_split_pot_odd_chip_to_first_winner_clockwise_from_dealer() -> None:
+    # Button 0, SB 1, BB 2. Button calls 2, SB folds (1), BB checks: pot 5.
+    # Royal flush on the board: seats 0 and 2 split; 2 chips each, the odd chip to
+    # the first of them clockwise from the dealer: seat 2 (the dealer comes last).
+    game = table([100, 100, 100])
+    holes = {0: "2c 3d", 1: "4h 5c", 2: "2d 3c"}
+    game.start_hand(deck=rigged_deck([1, 2, 0], holes, "As Ks Qs Js Ts"), button=0)
+    game.check_or_call()
+    game.fold()
+    game.check_or_call()
+    for _ in range(6):
+        game.check_or_call()
+    assert game.is_hand_over
+    assert game.payouts == [2, 0, 3]
+    assert game.stacks() == [100, 99, 101]
+
+
+def test_rule_seed_skips_later_betting_after_called_all_in() -> None:
+    # Three players; seat 0 all-in preflop, 1 and 2 call with chips behind: the
+    # seed profile deals flop, turn and river with no betting.
+    game = table([50, 200, 200])
+    game.start_hand(button=0)
+    game.all_in()
+    game.check_or_call()
+    game.check_or_call()
+    assert game.is_hand_over
+    assert game.board().count(" ") == 4
+
+
+def test_rule_standard_keeps_betting_among_players_with_chips() -> None:
+    game = table([50, 200, 200], rules="standard")
+    game.start_hand(button=0)
+    game.all_in()
+    game.check_or_call()
+    game.check_or_call()
+    assert not game.is_hand_over
+    assert game.street == "flop" and game.to_act == 1
+
+
+def test_rule_all_in_always_possible_even_for_less_than_call() -> None:
+    game = table([200, 200, 10])
+    game.start_hand(button=0)
+    game.raise_to(50)
+    game.fold()
+    la = game.legal_actions()
+    assert la.seat == 2 and la.can_all_in and la.call_amount == 8
+
+
+# ---------------------------------------------------------------- showdown
+
+
+def test_rule_showdown_from_dealer_clockwise_with_names() -> None:
+    holes = {0: "Ah Kh", 1: "7c 7d", 2: "2s 3s"}
+    game = table([100, 100, 100])
+    game.start_hand(deck=rigged_deck([2, 0, 1], holes, "Qh Jh Th 7s 2d"), button=1)
+    while not game.is_hand_over:
+        game.check_or_call()
+    shown = game.showdown()
+    assert [r.seat for r in shown] == [1, 2, 0]
+    assert shown[2].name == "Royal Flush"
+    assert shown[0].name == "Three of a Kind"
+    assert game.payouts == [6, 0, 0]
+
+
+# ---------------------------------------------------------------- button
+
+
+def test_rule_button_moves_one_seat_clockwise_when_table_unchanged() -> None:
+    game = HoldemGame(HoldemConfig(num_seats=4), rng=3)
+    first = game.start_hand()
+    buttons = [first]
+    for _ in range(5):
+        while not game.is_hand_over:
+            game.fold() if game.can_fold() else game.check_or_call()
+        buttons.append(game.start_hand())
+    assert buttons == [(first + i) % 4 for i in range(6)]
+
+
+def test_rule_button_random_for_first_hand_and_after_join() -> None:
+    firsts = set()
+    after_join = set()
+    for seed in range(40):
+        game = HoldemGame(HoldemConfig(num_seats=5), rng=seed, num_players=4)
+        b = game.start_hand()
+        firsts.add(b)
+        while not game.is_hand_over:
+            game.fold() if game.can_fold() else game.check_or_call()
+        game.join(4)
+        after_join.add(game.start_hand())
+    assert firsts == {0, 1, 2, 3}
+    assert after_join == {0, 1, 2, 3, 4}  # not just "one seat clockwise"
+
+
+# ---------------------------------------------------------------- escape
+
+
+def test_rule_escape_by_big_blind_role_passes_and_penalty_floored_at_zero() -> None:
+    # Seats 0 button, 1 SB, 2 BB (stack 5), 3 UTG. BB leaves: his 2 chips stay in the
+    # pot, the penalty 10 × 2 = 20 is floored at his 3 chips; the role goes to seat 3.
+    game = table([100, 100, 5, 100])
+    game.start_hand(button=0)
+    rec = game.leave(2)
+    assert rec.amount == 3
+    assert game.stacks()[2] == 0
+    assert game.bank == 3
+    assert game.big_blind == 3
+    assert game.pot == 3  # SB 1 + BB 2 stay
+    assert game.total_chips() == 305
+
+
+def test_rule_escape_role_skips_players_holding_a_role() -> None:
+    # SB (1) leaves: the next seat clockwise (2) is the big blind, so seat 3 takes it.
+    game = table([100] * 4)
+    game.start_hand(button=0)
+    game.leave(1)
+    assert (game.button, game.small_blind, game.big_blind) == (0, 3, 2)
+
+
+def test_rule_escape_penalty_to_pot_goes_to_the_winner() -> None:
+    game = table([100] * 3, penalty_to="pot")
+    game.start_hand(button=0)
+    game.leave(0)  # button leaves before acting: 20 into the pot
+    game.fold()  # SB folds: BB takes 1 + 2 + 20
+    assert game.is_hand_over
+    assert game.payouts == [0, 0, 23]
+    assert game.stacks() == [80, 99, 121]
+
+
+def test_rule_escape_by_player_to_act_passes_the_turn() -> None:
+    game = table([100] * 3)
+    game.start_hand(button=0)
+    assert game.to_act == 0
+    game.leave(0)
+    assert game.to_act == 1
+    game.check_or_call()
+    assert game.to_act == 2  # the big blind keeps his option
+    game.check_or_call()
+    assert game.street == "flop"
+
+
+# ---------------------------------------------------------------- errors, history
+
+
+def test_illegal_action_names_action_legal_actions_and_street_and_changes_nothing() -> None:
+    game = table([100] * 3)
+    game.start_hand(button=0)
+    game.check_or_call()
+    game.check_or_call()
+    before = game.state.copy()
+    with pytest.raises(IllegalActionError) as err:
+        game.fold()  # BB has nothing to call
+    msg = str(err.value)
+    assert "fold" in msg and "preflop" in msg and "check" in msg and "raise_to 4..100" in msg
+    assert np.array_equal(before, game.state)
+
+
+def test_replay_json_gives_same_stacks() -> None:
+    game = HoldemGame(HoldemConfig(num_seats=4), rng=5)
+    game.start_hand()
+    game.raise_to(8)
+    game.check_or_call()
+    game.leave(3) if game.can_leave(3) else None
+    while not game.is_hand_over:
+        game.check_or_call()
+    again = replay_json(game.to_json())
+    assert again.stacks() == game.stacks()
+    assert again.history() == game.history()

@@ -201,9 +201,10 @@ class RandomBuffer:
     one table and for a batch, so a table's game depends on its seed alone.
     """
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, rng: np.random.Generator, out: NDArray[np.float64] | None = None) -> None:
         self.rng = rng
-        self.buf = rng.random(L.BUF_SIZE)
+        self.buf = out if out is not None else np.empty(L.BUF_SIZE, np.float64)
+        self.buf[:] = rng.random(L.BUF_SIZE)
 
     def refill_if_low(self, s: NDArray[np.int64]) -> None:
         """Draw a fresh buffer when the row's cursor leaves too little."""

@@ -98,9 +98,13 @@ ST_BAD_KIND = 3
 
 @njit(cache=True)
 def _uniform(s: NDArray[np.int64], rbuf: NDArray[np.float64]) -> float:
-    u = rbuf[s[S_CURSOR]]
-    s[S_CURSOR] += 1
-    return u
+    i = s[S_CURSOR]
+    if i >= rbuf.shape[0]:
+        # Last resort, never reached under the refill rule (BUF_MARGIN per step):
+        # wrap around, the same way for one table and for a batch.
+        i = 0
+    s[S_CURSOR] = i + 1
+    return rbuf[i]
 
 
 @njit(cache=True)

@@ -111,5 +111,5 @@ NUM_COLS = S_HIST + 3 * HIST_LEN
 # step consumes at most BUF_MARGIN of them (two deals of 20 cards, a first-seat
 # draw and a few opponent actions), so the caller refills a table's buffer before
 # a step whenever fewer than BUF_MARGIN remain: the same rule for one table or many.
-BUF_SIZE = 512
+BUF_SIZE = 2048
 BUF_MARGIN = 128

@@ -1,0 +1,384 @@
+"""Gymnasium envs of five-card draw against the computer (RULES.md §1).
+
+Thin: the rules are :mod:`poker_env.games.draw_kernels`; observation encoding, action
+mapping and the driver loop are :mod:`poker_env.encoding.draw`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+
+from poker_env.encoding import draw as enc
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games import draw_layout as L
+from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
+from poker_env.policy import Policy
+
+__all__ = ["DrawMatchEnv", "FiveCardDrawEnv"]
+
+_OBS_TABLE = """
+    | slice   | meaning                                                        | range      |
+    |---------|----------------------------------------------------------------|------------|
+    | 0:5     | own cards in slot order, card index rank*4+suit                | 0 .. 51    |
+    | 5:57    | own cards, one-hot over the 52 card indices                    | 0 .. 1     |
+    | 57      | phase: 0 pre-draw, 1 draw, 2 post-draw, 3 hand over, 4 buy-back, 5 match over | 0 .. 5 |
+    | 58      | 1 if this seat acts first this hand                            | 0 .. 1     |
+    | 59      | pot (chips)                                                    | 0 .. T     |
+    | 60      | own money (chips)                                              | 0 .. T     |
+    | 61      | opponent's money (chips)                                       | 0 .. T     |
+    | 62      | own chips put in this betting round                            | 0 .. T     |
+    | 63      | opponent's chips put in this betting round                     | 0 .. T     |
+    | 64      | chips to call                                                  | 0 .. T     |
+    | 65      | raises so far this round                                       | 0 .. R     |
+    | 66      | cards this seat drew (-1 before its draw)                      | -1 .. 5    |
+    | 67      | cards the opponent drew (-1 before its draw)                   | -1 .. 5    |
+    | 68:71   | own wardrobe: items worn, at stake, lost (0 for the human)     | 0 .. N     |
+    | 71:74   | opponent's wardrobe: items worn, at stake, lost                | 0 .. N     |
+    | 74      | bank: chips paid out net on stakes (<= 0)                      | -V .. 0    |
+    | 75      | 1 if this seat is the computer (the one with a wardrobe)       | 0 .. 1     |
+    | 76:124  | this hand's last 16 actions, 3 each: who (-1 none, 0 self, 1 opponent), action (-1 none, 0 BET, 1 STAY, 2 DROP, 3 RAISE, 4 DRAW, 5 CALL, 6 DISCARD, 7 BUY_BACK, 8 SKIP_BUY_BACK), amount (beyond the call; chips of a call; cards drawn) | see text |
+
+    ``T`` = total chips (2 x starting_money + wardrobe size x item_value), ``R`` =
+    max_raises, ``N`` = wardrobe size, ``V`` = N x item_value. History entries:
+    who in -1 .. 1, action in -1 .. 8, amount in 0 .. T.
+"""
+
+_ACTION_TEXT = """
+    A ``Discrete(2 + K + 33)`` with ``K = len(pot_fractions) + 1``:
+
+    | action          | meaning                                                                    |
+    |-----------------|----------------------------------------------------------------------------|
+    | 0               | DROP (fold)                                                                |
+    | 1               | the passive action: STAY (first player, pre-draw), DRAW (check after a STAY, or call a bet, pre-draw), CALL (post-draw: show down, calling a bet if any); SKIP_BUY_BACK between hands |
+    | 2 .. 2+K-2      | BET or RAISE by ``fraction x (pot + chips to call)``, clipped into [min_bet, most legal] |
+    | 2+K-1           | BET or RAISE all-in (the most legal)                                       |
+    | 2+K .. 2+K+31   | the draw: discard mask m = action - (2+K); bit i replaces the card in slot i |
+    | 2+K+32          | BUY_BACK (DrawMatch-v0, computer seat, between hands)                      |
+"""
+
+
+class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        config: DrawConfig | None,
+        rules: dict[str, Any],
+        agent_seat: int,
+        mode: int,
+        opponent: Policy | None,
+        pot_fractions: tuple[float, ...],
+        match_bonus: float,
+        render_mode: str | None,
+        illegal_action: str,
+    ) -> None:
+        if illegal_action not in ("raise", "passive"):
+            raise ConfigError("illegal_action", illegal_action, "'raise' or 'passive'")
+        self.illegal_action = illegal_action
+        if config is not None and rules:
+            raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
+        self.config = config if config is not None else DrawConfig(**rules)
+        if render_mode not in (None, "ansi"):
+            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        fr = tuple(float(f) for f in pot_fractions)
+        if not all(f > 0 for f in fr):
+            raise ConfigError(
+                "pot_fractions", pot_fractions, "a tuple of positive fractions of the pot"
+            )
+        if opponent is not None and not isinstance(opponent, Policy):
+            raise ConfigError(
+                "opponent", opponent, "None (uniformly random legal actions) or a Policy"
+            )
+        self.render_mode = render_mode
+        self.agent_seat = agent_seat
+        self.opponent = opponent
+        self.pot_fractions = fr
+        self._tables = eval_tables(self.config)
+        n = 2 + len(fr) + 1 + 33
+        self.action_space = spaces.Discrete(n)
+        lo, hi = enc.observation_bounds(self.config)
+        self.observation_space = spaces.Box(lo, hi, dtype=np.float32)
+        cfg = self.config.to_array(
+            buyback_decide=mode == enc.MODE_MATCH and agent_seat == L.COMPUTER
+        )
+        ep, fp = enc.env_params(agent_seat, mode, opponent is None, fr, match_bonus)
+        # One int row and one float row hold the table, so a step is one compiled call.
+        self._ib, self._fb = enc.single_blobs(cfg, ep, fp)
+        k = fp.size
+        self._s = self._ib[: L.NUM_COLS]
+        self._cfg = self._ib[L.NUM_COLS : L.NUM_COLS + L.NUM_CFG]
+        self._ep = self._ib[L.NUM_COLS + L.NUM_CFG :]
+        self._rew = self._fb[0:2]
+        self._fp = self._fb[2 : 2 + k]
+        self._buf = self._fb[2 + k :]
+        self._tt = enc.tables_tuple(self._tables)
+        self._obs = np.zeros(enc.OBS_SIZE, np.float32)
+        self._mask = np.zeros(n, np.int8)
+        self._rand: RandomBuffer | None = None
+        self._done = True
+
+    # ----- gymnasium API -------------------------------------------------------
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        if self._rand is None or seed is not None:
+            self._rand = RandomBuffer(self.np_random, out=self._buf)
+            self._s[L.S_CURSOR] = 0
+        self._rand.refill_if_low(self._s)
+        code = enc.single_reset(self._ib, self._tt, self._fb)
+        code = self._play_opponent(code)
+        enc.encode_obs(self._s, self._cfg, self.agent_seat, self._obs)
+        enc.env_mask(self._s, self._cfg, self._ep, self._fp, self._mask)
+        self._done = False
+        return self._obs.copy(), self._info()
+
+    def step(
+        self, action: Any
+    ) -> tuple[NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
+        if self._done or self._rand is None:
+            raise RuntimeError("step() on a finished or never reset episode: call reset() first")
+        rand = self._rand
+        rand.refill_if_low(self._s)
+        if self.illegal_action == "passive":
+            action = self._passive_if_illegal(int(action))
+        code = enc.single_step(
+            self._ib, self._tt, self._fb, int(action), False, self._obs, self._mask
+        )
+        if code == enc.ADV_ILLEGAL:
+            raise IllegalActionError(
+                int(action), np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
+            )
+        if code == enc.ADV_OPP:
+            code = self._play_opponent(code)
+            enc.encode_obs(self._s, self._cfg, self.agent_seat, self._obs)
+            enc.env_mask(self._s, self._cfg, self._ep, self._fp, self._mask)
+        terminated = code == enc.ADV_DONE
+        truncated = (not terminated) and self._truncate()
+        self._done = terminated or truncated
+        return (
+            self._obs.copy(),
+            float(self._rew[self.agent_seat]),
+            terminated,
+            truncated,
+            self._info(),
+        )
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """The legal actions now, as 0/1 (the form MaskablePPO reads)."""
+        return self._mask.copy()
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self.render_mode != "ansi":
+            return None
+        return enc.render_text(self._s, self.config, self.agent_seat)
+
+    # ----- helpers ---------------------------------------------------------------
+    def _truncate(self) -> bool:
+        return False
+
+    def _passive_if_illegal(self, a: int) -> int:
+        # illegal_action="passive": an illegal action plays the passive action, or in
+        # the draw keeps all five cards (for checkers and unmasked algorithms).
+        m = self._mask
+        if 0 <= a < m.size and m[a]:
+            return a
+        return 1 if m[1] else int(np.flatnonzero(m)[0])
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.copy()}
+
+    def _phase_name(self) -> str:
+        return ("PRE_DRAW", "DRAW", "POST_DRAW", "HAND_END", "BUY_BACK", "MATCH_END")[
+            int(self._s[L.S_PHASE])
+        ]
+
+    def _play_opponent(self, code: int) -> int:
+        # The other seat's policy lives in Python: ask it until the agent must decide.
+        if code != enc.ADV_OPP:
+            return code
+        assert self._rand is not None and self.opponent is not None
+        opp = 1 - self.agent_seat
+        obs = np.zeros(enc.OBS_SIZE, np.float32)
+        mask = np.zeros_like(self._mask)
+        while code == enc.ADV_OPP:
+            enc.encode_obs(self._s, self._cfg, opp, obs)
+            enc.env_mask(self._s, self._cfg, self._ep, self._fp, mask)
+            a = int(self.opponent.act(obs, mask))
+            self._rand.refill_if_low(self._s)
+            code = enc.single_opp_step(self._ib, self._tt, self._fb, a)
+            if code == enc.ADV_ILLEGAL:
+                raise IllegalActionError(
+                    a, np.flatnonzero(mask).tolist(), self._phase_name(), "opponent policy"
+                )
+        return code
+
+
+class FiveCardDrawEnv(_DrawEnvBase):
+    __doc__ = f"""Five-card draw against the computer: one pot per episode (``poker_env/FiveCardDraw-v0``).
+
+    ## Description
+    Heads-up five-card draw as in RULES.md §1: an ante from both, five cards each, a
+    betting round (BET / STAY / DROP / RAISE / DRAW), the draw (replace 0 to 5
+    cards, the count is public), a second betting round (BET / CALL / DROP / RAISE),
+    the showdown. The agent plays ``agent_seat``; the other seat is played by
+    ``opponent`` (default: uniformly random legal actions, drawn in compiled code
+    from the env's seeded Generator). A tied showdown leaves the pot and the next
+    hand is played for it, within the same episode.
+
+    ## Action Space
+    {_ACTION_TEXT}
+    ## Observation Space
+    A ``Box(OBS_SIZE = 124,)`` of float32, only what the agent's seat may know:
+    {_OBS_TABLE}
+    ## Action Mask
+    ``info["action_mask"]`` and ``action_masks()``: int8, 1 exactly for the legal
+    actions. Bet sizes that map to the same chip amount as an earlier size are
+    masked out. After the last step of an episode the mask is all zero.
+
+    ## Starting State
+    A fresh match (both players at ``starting_money``, her wardrobe worn), a coin
+    flip for who acts first, the antes, the deal; the opponent's moves are played
+    until the agent's first decision. A pot the opponent wins before the agent ever
+    acts (it drops at once) is not an episode: the env deals again.
+
+    ## Rewards
+    When the pot is won: the agent's change of worth since the episode started, in
+    antes (chips won or lost divided by ``ante``; for the computer seat worth also
+    counts worn items at ``item_value``). 0 on every other step.
+
+    ## Episode End
+    Terminated when a pot is won (by a drop, a showdown, or, after ties, when a
+    player cannot pay the ante). Never truncated. Stepping a finished episode raises
+    ``RuntimeError``; a masked-out action raises ``IllegalActionError`` and
+    changes nothing.
+
+    ## Arguments
+    ``config`` (a ``DrawConfig``) or the rule keywords themselves (``deck``,
+    ``starting_money``, ``ante``, ``min_bet``, ``max_raises``, ``wardrobe``,
+    ``item_value``, ``buyback_reserve``, ``flush_beats_full_house``);
+    ``agent_seat`` 0 (human side, default) or 1 (computer side); ``opponent`` a
+    ``Policy`` or None; ``pot_fractions`` (default (0.5, 1.0, 2.0));
+    ``render_mode`` None or ``"ansi"``; ``illegal_action`` ``"raise"`` (default:
+    a masked-out action raises ``IllegalActionError``) or ``"passive"`` (it plays
+    the passive action instead, or keeps all cards in the draw; for API checkers
+    and algorithms that ignore masks).
+
+    ## Version History
+    * v0: initial version.
+    """
+
+    def __init__(
+        self,
+        *,
+        config: DrawConfig | None = None,
+        agent_seat: int = 0,
+        opponent: Policy | None = None,
+        pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        **rules: Any,
+    ) -> None:
+        if agent_seat not in (0, 1):
+            raise ConfigError("agent_seat", agent_seat, "0 (human side) or 1 (computer side)")
+        super().__init__(
+            config,
+            rules,
+            agent_seat,
+            enc.MODE_POT,
+            opponent,
+            pot_fractions,
+            0.0,
+            render_mode,
+            illegal_action,
+        )
+
+
+class DrawMatchEnv(_DrawEnvBase):
+    __doc__ = f"""A whole match of five-card draw with the clothing stakes (``poker_env/DrawMatch-v0``).
+
+    ## Description
+    The match of RULES.md §1, hand after hand until a player cannot pay the ante
+    (the human) or must stake with no item left (the computer). ``agent_seat``
+    ``"human"`` or ``"computer"``; the other side is ``opponent`` (default uniformly
+    random legal actions). Staking is automatic as the rules say. When the agent
+    plays the computer, its decisions include the buy-back between hands (action
+    ``BUY_BACK`` or the passive action to skip), offered whenever she may buy back
+    (a lost item, no pot pending, money >= item_value + buyback_reserve); when the
+    computer is the opponent she buys back by the default rule (whenever she may).
+
+    ## Action Space
+    {_ACTION_TEXT}
+    ## Observation Space
+    As ``FiveCardDraw-v0``:
+    {_OBS_TABLE}
+    ## Action Mask
+    ``info["action_mask"]`` and ``action_masks()``: int8, 1 exactly for the legal
+    actions; all zero after the last step.
+
+    ## Starting State
+    Both players at ``starting_money``, her wardrobe worn, a coin flip for who acts
+    first, the first deal; the opponent's moves are played until the agent decides.
+
+    ## Rewards
+    Each time a pot is won: the agent's change of worth since the previous pot, in
+    antes (money, plus worn items at ``item_value`` for the computer). At the end of
+    the match ``+match_bonus`` to the winner and ``-match_bonus`` to the loser
+    (default 100 antes).
+
+    ## Episode End
+    Terminated when the match ends. Truncated after ``max_hands`` hands (default
+    1000). Stepping a finished episode raises ``RuntimeError``; a masked-out action
+    raises ``IllegalActionError``.
+
+    ## Arguments
+    ``config`` or the rule keywords (as FiveCardDraw-v0); ``agent_seat``
+    (``"human"``/0 or ``"computer"``/1); ``opponent``; ``pot_fractions``;
+    ``match_bonus``; ``max_hands``; ``render_mode``; ``illegal_action`` (as
+    FiveCardDraw-v0).
+
+    ## Version History
+    * v0: initial version.
+    """
+
+    def __init__(
+        self,
+        *,
+        config: DrawConfig | None = None,
+        agent_seat: str | int = "human",
+        opponent: Policy | None = None,
+        pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
+        match_bonus: float = 100.0,
+        max_hands: int = 1000,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        **rules: Any,
+    ) -> None:
+        seats = {"human": 0, "computer": 1, 0: 0, 1: 1}
+        if agent_seat not in seats:
+            raise ConfigError("agent_seat", agent_seat, "'human' (0) or 'computer' (1)")
+        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
+            raise ConfigError("max_hands", max_hands, "an integer >= 1")
+        self.max_hands = max_hands
+        super().__init__(
+            config,
+            rules,
+            seats[agent_seat],
+            enc.MODE_MATCH,
+            opponent,
+            pot_fractions,
+            float(match_bonus),
+            render_mode,
+            illegal_action,
+        )
+
+    def _truncate(self) -> bool:
+        return int(self._s[L.S_HAND_NO]) > self.max_hands
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.copy(), "hand_no": int(self._s[L.S_HAND_NO])}

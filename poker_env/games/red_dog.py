@@ -131,6 +131,8 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S11 = np.uint64(11)
+_S32 = np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
 _INV53 = 1.0 / 9007199254740992.0
 
 
@@ -211,10 +213,18 @@ def rand_below(rng: NDArray[np.uint64], t: int, n: int) -> int:  # pragma: no co
 
 @njit(cache=True)
 def _shuffle(deck: NDArray[np.int8], rng: NDArray[np.uint64], t: int) -> None:  # pragma: no cover
+    # Fisher-Yates; each 64-bit draw gives two 32-bit halves, mapped to [0, i] by
+    # multiply-shift (bias below 2**-26, far under anything a test could see).
     for i in range(52):
         deck[t, i] = i
+    z = np.uint64(0)
     for i in range(51, 0, -1):
-        j = rand_below(rng, t, i + 1)
+        if i & 1:
+            z = rand_u64(rng, t)
+            half = z >> _S32
+        else:
+            half = z & _LOW32
+        j = int((half * np.uint64(i + 1)) >> _S32)
         tmp = deck[t, i]
         deck[t, i] = deck[t, j]
         deck[t, j] = tmp
@@ -548,25 +558,55 @@ def win_probability_kernel(
     The turned card is uniform over the cards the seat has not seen: not in his
     hand, not turned or shown this deal (RULES.md §2, reference).
     """
-    top = np.full(4, -1, np.int64)
-    seen = np.zeros(52, np.bool_)
+    # Highest card held in each suit (-1: none); a card index is rank * 4 + suit,
+    # so within a suit a larger index is a higher rank.
+    top0 = top1 = top2 = top3 = -1
+    num_hand = 0
     for k in range(ints[t, I_HAND_SIZE]):
-        c = hands[t, s, k]
-        if c >= 0:
-            seen[c] = True
-            if c > top[c % 4]:
-                top[c % 4] = c
-    unseen = 0
-    wins = 0
-    for c in range(52):
-        if seen[c] or public[t, c] != 0:
+        c = np.int64(hands[t, s, k])
+        if c < 0:
             continue
-        unseen += 1
-        if c < top[c % 4]:  # same suit, and a larger index means a higher rank
-            wins += 1
-    if unseen == 0:
+        if public[t, c] == 0:  # own cards already shown are counted with the public ones
+            num_hand += 1
+        u = c & 3
+        if u == 0 and c > top0:
+            top0 = c
+        elif u == 1 and c > top1:
+            top1 = c
+        elif u == 2 and c > top2:
+            top2 = c
+        elif u == 3 and c > top3:
+            top3 = c
+    # Cards below each suit's top card, less those the seat has seen (own hand, public).
+    wins = 0
+    for top in (top0, top1, top2, top3):
+        if top >= 0:
+            wins += top >> 2
+    for k in range(ints[t, I_HAND_SIZE]):
+        c = np.int64(hands[t, s, k])
+        if c >= 0 and public[t, c] == 0 and c < _suit_top(top0, top1, top2, top3, c & 3):
+            wins -= 1
+    num_public = 0
+    for c in range(52):
+        if public[t, c] != 0:
+            num_public += 1
+            if c < _suit_top(top0, top1, top2, top3, c & 3):
+                wins -= 1
+    unseen = 52 - num_hand - num_public
+    if unseen <= 0:
         return 0.0
     return wins / unseen
+
+
+@njit(cache=True, inline="always")
+def _suit_top(top0: int, top1: int, top2: int, top3: int, u: int) -> int:  # pragma: no cover
+    if u == 0:
+        return top0
+    if u == 1:
+        return top1
+    if u == 2:
+        return top2
+    return top3
 
 
 @njit(cache=True)

@@ -1,0 +1,451 @@
+"""Batched Red Dog: ``RedDogVectorEnv``, N tables stepped by one compiled call.
+
+Each table runs exactly what :class:`poker_env.envs.red_dog.RedDogEnv` runs (the
+same kernels of :mod:`poker_env.encoding.red_dog`), so N tables reset with seeds
+``s .. s+N-1`` play the same episodes as N single envs reset with those seeds and
+then reset without a seed after each episode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from poker_env.encoding.red_dog import (
+    DEFAULT_BET_FRACTIONS,
+    action_to_bet,
+    agent_done,
+    collect_reward,
+    encode_observation,
+    env_reset_table,
+    env_step_table,
+    obs_size,
+)
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games.red_dog import (
+    I_AGENT,
+    I_PHASE,
+    I_TO_ACT,
+    PHASE_BET,
+    RedDogConfig,
+    apply_action,
+    new_state,
+    rand_u64,
+)
+from poker_env.policy import BatchPolicy
+
+__all__ = ["RedDogVectorEnv"]
+
+
+@njit(cache=True)
+def _step_one(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    draw_log: NDArray[np.int64],
+    t: int,
+    action: int,
+    cfg: NDArray[np.int64],
+    agent_seat: int,
+    share: float,
+    fractions: NDArray[np.float64],
+    obs: NDArray[np.float32],
+    final_obs: NDArray[np.float32],
+    rewards: NDArray[np.float64],
+    dones: NDArray[np.bool_],
+) -> None:  # pragma: no cover - compiled
+    _, reward, done = env_step_table(
+        ints, chips, flags, hands, deck, public, rng, events, t, action, share, fractions, obs[t]
+    )
+    rewards[t] = reward
+    dones[t] = done
+    if done:
+        # Same-step autoreset: the final observation is kept, the next episode starts now.
+        final_obs[t, :] = obs[t, :]
+        key = rand_u64(rng, t)
+        env_reset_table(
+            ints, chips, flags, hands, deck, public, rng, events, draw_log, t, key,
+            cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], agent_seat, True, share, fractions, obs[t],
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _step_serial(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    draw_log: NDArray[np.int64],
+    actions: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    agent_seat: int,
+    share: float,
+    fractions: NDArray[np.float64],
+    obs: NDArray[np.float32],
+    final_obs: NDArray[np.float32],
+    rewards: NDArray[np.float64],
+    dones: NDArray[np.bool_],
+) -> None:  # pragma: no cover - compiled
+    for t in range(actions.shape[0]):
+        _step_one(ints, chips, flags, hands, deck, public, rng, events, draw_log, t, actions[t],
+                  cfg, agent_seat, share, fractions, obs, final_obs, rewards, dones)  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def _step_parallel(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    draw_log: NDArray[np.int64],
+    actions: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    agent_seat: int,
+    share: float,
+    fractions: NDArray[np.float64],
+    obs: NDArray[np.float32],
+    final_obs: NDArray[np.float32],
+    rewards: NDArray[np.float64],
+    dones: NDArray[np.bool_],
+) -> None:  # pragma: no cover - compiled
+    for t in prange(actions.shape[0]):
+        _step_one(ints, chips, flags, hands, deck, public, rng, events, draw_log, t, actions[t],
+                  cfg, agent_seat, share, fractions, obs, final_obs, rewards, dones)  # fmt: skip
+
+
+@njit(cache=True)
+def _reset_tables(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    draw_log: NDArray[np.int64],
+    idx: NDArray[np.int64],
+    keys: NDArray[np.uint64],
+    use_stream: bool,
+    cfg: NDArray[np.int64],
+    agent_seat: int,
+    builtin: bool,
+    share: float,
+    fractions: NDArray[np.float64],
+    obs: NDArray[np.float32],
+) -> None:  # pragma: no cover - compiled
+    for i in range(idx.shape[0]):
+        t = idx[i]
+        key = rand_u64(rng, t) if use_stream else keys[i]
+        env_reset_table(
+            ints, chips, flags, hands, deck, public, rng, events, draw_log, t, key,
+            cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], agent_seat, builtin, share, fractions, obs[t],
+        )  # fmt: skip
+
+
+@njit(cache=True)
+def _apply_batch(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    idx: NDArray[np.int64],
+    actions: NDArray[np.int64],
+    fractions: NDArray[np.float64],
+) -> int:  # pragma: no cover - compiled
+    """Apply ``actions[i]`` for the seat to act at table ``idx[i]``; -1 or the first bad row."""
+    for i in range(idx.shape[0]):
+        t = idx[i]
+        kind, amount = action_to_bet(ints, chips, t, actions[i], fractions)
+        if (
+            kind < 0
+            or apply_action(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
+            != 0
+        ):
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _encode_batch(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    public: NDArray[np.int8],
+    idx: NDArray[np.int64],
+    seats: NDArray[np.int64],
+    out: NDArray[np.float32],
+) -> None:  # pragma: no cover - compiled
+    for i in range(idx.shape[0]):
+        encode_observation(ints, chips, flags, hands, public, idx[i], seats[i], out[i])
+
+
+@njit(cache=True)
+def _finish_batch(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    public: NDArray[np.int8],
+    idx: NDArray[np.int64],
+    collect: bool,
+    obs: NDArray[np.float32],
+    rewards: NDArray[np.float64],
+    dones: NDArray[np.bool_],
+) -> None:  # pragma: no cover - compiled
+    for i in range(idx.shape[0]):
+        t = idx[i]
+        if collect:
+            rewards[t] = collect_reward(ints, chips, t)
+        dones[t] = agent_done(ints, flags, t)
+        encode_observation(ints, chips, flags, hands, public, t, ints[t, I_AGENT], obs[t])
+
+
+class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]):
+    """``num_envs`` tables of ``poker_env/RedDog-v0`` stepped together.
+
+    Observation, action, reward and episode end are those of
+    :class:`poker_env.envs.red_dog.RedDogEnv`, one row per table. Autoreset is
+    same-step (``AutoresetMode.SAME_STEP``): when a table's episode ends, the
+    returned row is already the next episode's first observation and the final
+    one is in ``info["final_obs"]`` (rows where ``info["_final_obs"]`` is True).
+    ``info["action_mask"]`` holds each table's mask (all ones: every action maps
+    to a legal bet on the agent's turn).
+
+    Args:
+        num_envs: number of tables.
+        num_players, starting_chips, ante, hand_size, rounds, agent_seat,
+            opponent_random_share, bet_fractions: as in ``RedDogEnv``.
+        opponents: None for the compiled default opponent, or a
+            :class:`~poker_env.policy.BatchPolicy` acting for every other seat
+            (called once per round of opponent decisions, on all waiting tables).
+        num_threads: threads for the compiled step (numba prange); 1 by default.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": [],
+        "autoreset_mode": AutoresetMode.SAME_STEP,
+    }
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        num_players: int = 4,
+        starting_chips: int = 50,
+        ante: int = 1,
+        hand_size: int = 5,
+        rounds: int | None = None,
+        agent_seat: int | None = None,
+        opponents: BatchPolicy | None = None,
+        opponent_random_share: float = 0.2,
+        bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS,
+        num_threads: int = 1,
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError("num_envs", num_envs, "an integer >= 1")
+        if not isinstance(num_threads, int) or num_threads < 1:
+            raise ConfigError("num_threads", num_threads, "an integer >= 1")
+        if agent_seat is not None and not 0 <= agent_seat < num_players:
+            raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
+        if not 0.0 <= opponent_random_share <= 1.0:
+            raise ConfigError("opponent_random_share", opponent_random_share, "a number in [0, 1]")
+        if opponents is not None and not isinstance(opponents, BatchPolicy):
+            raise ConfigError("opponents", opponents, "None or a BatchPolicy (act_batch)")
+        self.config = RedDogConfig(
+            num_players=num_players,
+            starting_chips=starting_chips,
+            ante=ante,
+            hand_size=hand_size,
+            rounds=rounds,
+        )
+        fr = np.asarray(bet_fractions, dtype=np.float64)
+        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
+            raise ConfigError(
+                "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
+            )
+        self.fractions = fr
+        self.num_envs = num_envs
+        self.num_threads = num_threads
+        self.opponents = opponents
+        self.agent_seat_option = -1 if agent_seat is None else int(agent_seat)
+        self.random_share = float(opponent_random_share)
+        self._cfg = np.array(self.config.kernel_args(), np.int64)
+        p = num_players
+        low = np.zeros(obs_size(p), np.float32)
+        high = np.ones(obs_size(p), np.float32)
+        high[158 + p] = p - 1
+        high[159 + p] = p - 1
+        high[161 + p] = self.config.num_rounds
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(1 + fr.size)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.state = new_state(num_envs)
+        self._obs = np.zeros((num_envs, obs_size(p)), np.float32)
+        self._final_obs = np.zeros_like(self._obs)
+        self._rewards = np.zeros(num_envs, np.float64)
+        self._dones = np.zeros(num_envs, np.bool_)
+        self._mask = np.ones((num_envs, 1 + fr.size), np.int8)
+        self._started = False
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        """Start every table; table ``i`` with seed ``seed + i`` (or ``seed[i]``)."""
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ConfigError("seed", seed, f"None, an int, or {self.num_envs} ints")
+        # The same key a single env draws from gymnasium's np_random(seed).
+        keys = np.array(
+            [seeding.np_random(s)[0].integers(0, 2**63, dtype=np.int64) for s in seeds], np.uint64
+        )
+        idx = np.arange(self.num_envs, dtype=np.int64)
+        self._reset_idx(idx, keys, False)
+        self._started = True
+        return self._obs.copy(), {"action_mask": self._mask.copy()}
+
+    def _reset_idx(
+        self, idx: NDArray[np.int64], keys: NDArray[np.uint64], use_stream: bool
+    ) -> None:
+        st = self.state
+        builtin = self.opponents is None
+        todo = idx
+        while todo.size:
+            _reset_tables(
+                *st, todo, keys, use_stream, self._cfg, self.agent_seat_option, builtin,
+                self.random_share, self.fractions, self._obs,
+            )  # fmt: skip
+            if builtin:
+                return
+            self._play_opponents()
+            _finish_batch(
+                st.ints, st.chips, st.flags, st.hands, st.public, todo, False,
+                self._obs, self._rewards, self._dones,
+            )  # fmt: skip
+            # A game over before the agent's first decision: the next game of the stream.
+            todo = todo[self._dones[todo]]
+            keys = keys[: todo.size]
+            use_stream = True
+        self._dones[:] = False
+
+    def _play_opponents(self) -> None:
+        assert self.opponents is not None
+        st = self.state
+        while True:
+            waiting = np.flatnonzero(
+                (st.ints[:, I_PHASE] == PHASE_BET) & (st.ints[:, I_TO_ACT] != st.ints[:, I_AGENT])
+            ).astype(np.int64)
+            if waiting.size == 0:
+                return
+            seats = st.ints[waiting, I_TO_ACT].astype(np.int64)
+            obs = np.zeros((waiting.size, self._obs.shape[1]), np.float32)
+            _encode_batch(st.ints, st.chips, st.flags, st.hands, st.public, waiting, seats, obs)
+            acts = np.asarray(
+                self.opponents.act_batch(obs, self._mask[: waiting.size].copy()), np.int64
+            )
+            bad = _apply_batch(*st[:8], waiting, acts, self.fractions)
+            if bad >= 0:
+                raise IllegalActionError(
+                    int(acts[bad]), f"0..{self._mask.shape[1] - 1}", "bet", "opponent policy"
+                )
+
+    def step(
+        self, actions: NDArray[np.int64] | Sequence[int]
+    ) -> tuple[
+        NDArray[np.float32],
+        NDArray[np.float64],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Step every table with its agent's action (same-step autoreset)."""
+        if not self._started:
+            raise IllegalActionError(actions, "none", "not started", "call reset() first")
+        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if acts.shape[0] != self.num_envs:
+            raise IllegalActionError(
+                actions, f"{self.num_envs} actions", "bet", "wrong number of actions"
+            )
+        n_actions = self._mask.shape[1]
+        bad = np.flatnonzero((acts < 0) | (acts >= n_actions))
+        if bad.size:
+            raise IllegalActionError(
+                int(acts[bad[0]]),
+                f"0..{n_actions - 1}",
+                "bet",
+                f"table {int(bad[0])}: unknown action index",
+            )
+        st = self.state
+        self._dones[:] = False
+        if self.opponents is None:
+            kernel = _step_serial if self.num_threads == 1 else _step_parallel
+            if self.num_threads > 1:
+                numba.set_num_threads(min(self.num_threads, numba.config.NUMBA_NUM_THREADS))
+            kernel(
+                *st, acts, self._cfg, self.agent_seat_option, self.random_share, self.fractions,
+                self._obs, self._final_obs, self._rewards, self._dones,
+            )  # fmt: skip
+        else:
+            idx = np.arange(self.num_envs, dtype=np.int64)
+            bad_row = _apply_batch(*st[:8], idx, acts, self.fractions)
+            assert bad_row < 0  # indices were checked above; every index is a legal bet
+            self._play_opponents()
+            _finish_batch(
+                st.ints, st.chips, st.flags, st.hands, st.public, idx, True,
+                self._obs, self._rewards, self._dones,
+            )  # fmt: skip
+            done_idx = np.flatnonzero(self._dones).astype(np.int64)
+            if done_idx.size:
+                self._final_obs[done_idx] = self._obs[done_idx]
+                dones = self._dones.copy()
+                self._reset_idx(done_idx, np.zeros(done_idx.size, np.uint64), True)
+                self._dones[:] = dones
+        terminated = self._dones.copy()
+        info: dict[str, Any] = {"action_mask": self._mask.copy()}
+        if terminated.any():
+            info["final_obs"] = self._final_obs.copy()
+            info["_final_obs"] = terminated
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            terminated,
+            np.zeros(self.num_envs, np.bool_),
+            info,
+        )
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """Each table's legal actions (int8, shape (num_envs, n))."""
+        return self._mask.copy()

@@ -1,0 +1,324 @@
+"""Lookup tables of the hand evaluator, built on first use (not at import).
+
+The hand state is additive, as in OMPEval (Henri Lehmuskoski's C++ evaluator):
+every card has two 64-bit keys, and a hand's state is the sum of its cards'
+keys, so a partial hand (hole cards, a board) is summed once and reused.
+
+- ``card_keys[c]``: low 32 bits, a rank key chosen so that the sum over any
+  multiset of up to seven ranks (at most four of each) is unique; bits 48-63,
+  one 4-bit counter per suit.
+- ``card_masks[c]``: bit ``16 * suit + rank``; per suit a 13-bit rank mask.
+
+Evaluation: if some suit counter reached 5 (bit 3 of its nibble after adding 3,
+checked by one AND), the 13-bit mask of that suit indexes ``flush_table`` (8 K
+entries). Otherwise the rank-key sum goes through a perfect hash (a row offset
+per 4096-wide row) into ``rank_table``. A flush hand can never also hold a full
+house or quads in at most seven cards (five suited cards leave at most two more),
+so the flush branch is always the best hand.
+
+Rank values: ``order << 16 | category << 12 | index``; ``category`` is 0 (high
+card) .. 8 (straight flush), ``order`` is the category's place in the ranking in
+force (equal to the category, except that ``flush_beats_full_house`` swaps
+flush and full house), ``index`` orders hands inside the category. So values
+compare as hands do, are equal exactly for ties, and carry their category.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+from poker_env.cards import NUM_RANKS, SHORT_DECK_MIN_RANK
+
+__all__ = [
+    "CATEGORY_NAMES",
+    "RANK_KEYS",
+    "EvalTables",
+    "best_signature",
+    "build_tables",
+    "straight_top",
+]
+
+# Rank keys with unique sums over every multiset of <= 7 ranks with <= 4 of a rank
+# (OMPEval's constants; tests/evaluator checks the uniqueness directly).
+RANK_KEYS = np.array(
+    [0x2000, 0x8001, 0x11000, 0x3A000, 0x91000, 0x176005, 0x366000,
+     0x41A013, 0x47802E, 0x479068, 0x48C0E4, 0x48F211, 0x494493],
+    dtype=np.uint64,
+)  # fmt: skip
+SUIT_SHIFT = 48
+ROW_SHIFT = 12
+COL_MASK = (1 << ROW_SHIFT) - 1
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+CATEGORY_NAMES = (
+    "High Card",
+    "Pair",
+    "Two Pair",
+    "Three of a Kind",
+    "Straight",
+    "Flush",
+    "Full House",
+    "Four of a Kind",
+    "Straight Flush",
+)
+
+Signature = tuple[int, tuple[int, ...]]
+
+
+class EvalTables(NamedTuple):
+    """The arrays a compiled kernel needs; pass the whole tuple into ``eval_cards``."""
+
+    card_keys: NDArray[np.uint64]  # (52,) additive rank key + suit counters
+    card_masks: NDArray[np.uint64]  # (52,) bit 16*suit + rank
+    row_offsets: NDArray[np.int32]  # perfect-hash row offsets
+    rank_table: NDArray[np.int32]  # non-flush hands by hashed rank-key sum
+    flush_table: NDArray[np.int32]  # (8192,) flush hands by 13-bit rank mask
+    deck_min_card: int  # lowest card index in the deck (0, or 20 for the 32-card deck)
+
+
+def straight_top(present: set[int], short: bool) -> int | None:
+    """Top rank of the best straight in a set of ranks, or None.
+
+    RULES.md §0: the ace plays low too; the lowest straight is A-2-3-4-5
+    (five-high) in the 52-card deck and A-7-8-9-T (ten-high) in the 32-card deck.
+    """
+    low = SHORT_DECK_MIN_RANK if short else 0
+    for top in range(12, low + 3, -1):
+        if all(r in present for r in range(top - 4, top + 1)):
+            return top
+    wheel_top = low + 3
+    if 12 in present and all(r in present for r in range(low, wheel_top + 1)):
+        return wheel_top
+    return None
+
+
+def best_signature(counts: tuple[int, ...] | list[int], short: bool) -> Signature:
+    """Best non-flush five-card hand from rank counts (5..7 cards): (category, tiebreak ranks)."""
+    desc = [r for r in range(12, -1, -1) if counts[r] > 0]
+    quads = [r for r in desc if counts[r] >= 4]
+    trips = [r for r in desc if counts[r] >= 3]
+    pairs = [r for r in desc if counts[r] >= 2]
+    if quads:
+        q = quads[0]
+        return QUADS, (q, next(r for r in desc if r != q))
+    if trips:
+        t = trips[0]
+        rest = [r for r in pairs if r != t]
+        if rest:
+            return FULL_HOUSE, (t, rest[0])
+    top = straight_top(set(desc), short)
+    if top is not None:
+        return STRAIGHT, (top,)
+    if trips:
+        t = trips[0]
+        return TRIPS, (t, *[r for r in desc if r != t][:2])
+    if len(pairs) >= 2:
+        p1, p2 = pairs[0], pairs[1]
+        return TWO_PAIR, (p1, p2, next(r for r in desc if r not in (p1, p2)))
+    if pairs:
+        p = pairs[0]
+        return PAIR, (p, *[r for r in desc if r != p][:3])
+    return HIGH_CARD, tuple(desc[:5])
+
+
+def flush_signature(mask: int, short: bool) -> Signature:
+    """Best hand among the cards of one suit with >= 5 cards (rank bit mask)."""
+    present = {r for r in range(NUM_RANKS) if mask >> r & 1}
+    top = straight_top(present, short)
+    if top is not None:
+        return STRAIGHT_FLUSH, (top,)
+    return FLUSH, tuple(sorted(present, reverse=True)[:5])
+
+
+def _multisets(ranks: list[int], min_cards: int, max_cards: int) -> list[tuple[int, ...]]:
+    """Every rank-count vector over ``ranks`` with <= 4 of a rank and min..max cards."""
+    out: list[tuple[int, ...]] = []
+    counts = [0] * NUM_RANKS
+
+    def rec(i: int, left: int) -> None:
+        if i == len(ranks):
+            if max_cards - left >= min_cards:
+                out.append(tuple(counts))
+            return
+        for c in range(min(4, left) + 1):
+            counts[ranks[i]] = c
+            rec(i + 1, left - c)
+        counts[ranks[i]] = 0
+
+    rec(0, max_cards)
+    return out
+
+
+@njit(cache=True)
+def _place_rows(
+    row_order: NDArray[np.int64], starts: NDArray[np.int64], cols: NDArray[np.int64], capacity: int
+) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+    offsets = np.zeros(starts.size - 1, dtype=np.int32)
+    occupied = np.zeros(capacity, dtype=np.bool_)
+    first_free = 0  # every slot below it is taken, so no offset may put a column there
+    for row in row_order:
+        lo, hi = starts[row], starts[row + 1]
+        if hi == lo:
+            break
+        cmin = cols[lo:hi].min()
+        off = max(0, first_free - cmin)
+        while True:
+            ok = True
+            for j in range(lo, hi):
+                if occupied[cols[j] + off]:
+                    ok = False
+                    break
+            if ok:
+                break
+            off += 1
+        offsets[row] = off
+        for j in range(lo, hi):
+            occupied[cols[j] + off] = True
+        while occupied[first_free]:
+            first_free += 1
+    return offsets, occupied
+
+
+def _perfect_hash(keys: NDArray[np.int64]) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+    """Row-displacement perfect hash: slot = (key & COL_MASK) + offset[key >> ROW_SHIFT].
+
+    Rows are placed greedily, fullest first, at the first offset where none of
+    their columns collides (Tarjan & Yao's displacement scheme, as in OMPEval).
+    """
+    rows = keys >> ROW_SHIFT
+    order = np.argsort(rows, kind="stable")
+    rows_sorted, cols_sorted = rows[order], keys[order] & COL_MASK
+    num_rows = int(rows.max()) + 1
+    starts = np.searchsorted(rows_sorted, np.arange(num_rows + 1)).astype(np.int64)
+    row_order = np.argsort(-np.diff(starts), kind="stable").astype(np.int64)
+    return _place_rows(
+        row_order, starts, cols_sorted.astype(np.int64), len(keys) * 4 + (2 << ROW_SHIFT)
+    )
+
+
+def _value(order: int, category: int, index: int) -> int:
+    return order << 16 | category << 12 | index
+
+
+def _build(short: bool, flush_beats_full_house: bool) -> EvalTables:
+    ranks = list(range(SHORT_DECK_MIN_RANK if short else 0, NUM_RANKS))
+    flush_masks = [
+        m
+        for m in range(1 << NUM_RANKS)
+        if bin(m).count("1") >= 5 and m >> ranks[0] << ranks[0] == m
+    ]
+    index = _signature_index()[0]
+    order = list(range(9))
+    if flush_beats_full_house:
+        order[FLUSH], order[FULL_HOUSE] = FULL_HOUSE, FLUSH
+
+    def value(sig: Signature) -> int:
+        return _value(order[sig[0]], sig[0], index[sig])
+
+    multisets = _multisets(ranks, 5, 7)
+    counts = np.array(multisets, dtype=np.int64)
+    keys = counts @ RANK_KEYS.astype(np.int64)
+    offsets, occupied = _perfect_hash(keys)
+    size = int(np.flatnonzero(occupied).max()) + 1
+    # Pad so that any key below 2**25 hashes inside the table (no out-of-bounds read).
+    rank_table = np.zeros(max(size, int(offsets.max()) + (1 << ROW_SHIFT)), dtype=np.int32)
+    slots = (keys & COL_MASK) + offsets[keys >> ROW_SHIFT]
+    rank_table[slots] = [value(best_signature(c, short)) for c in multisets]
+    flush_table = np.zeros(1 << NUM_RANKS, dtype=np.int32)
+    for m in flush_masks:
+        flush_table[m] = value(flush_signature(m, short))
+
+    cards = np.arange(52)
+    card_keys = RANK_KEYS[cards // 4] + (
+        np.uint64(1) << (np.uint64(SUIT_SHIFT) + np.uint64(4) * (cards % 4).astype(np.uint64))
+    )
+    card_masks = np.uint64(1) << (
+        np.uint64(16) * (cards % 4).astype(np.uint64) + (cards // 4).astype(np.uint64)
+    )
+    for a in (card_keys, card_masks, offsets, rank_table, flush_table):
+        a.setflags(write=False)
+    return EvalTables(card_keys, card_masks, offsets, rank_table, flush_table, ranks[0] * 4)
+
+
+@cache
+def _signature_index() -> tuple[dict[Signature, int], dict[tuple[int, int], Signature]]:
+    """Number every distinct five-card hand of the 52-card deck within its category.
+
+    The 32-card deck's hands are a subset with the same order inside each
+    category (its straights number by top card too), so one numbering serves
+    both decks and a rank decodes without knowing its deck.
+    """
+    five = {best_signature(c, False) for c in _multisets(list(range(NUM_RANKS)), 5, 5)}
+    five |= {flush_signature(m, False) for m in range(1 << NUM_RANKS) if bin(m).count("1") == 5}
+    index: dict[Signature, int] = {}
+    by_value: dict[tuple[int, int], Signature] = {}
+    for cat in range(9):
+        for i, sig in enumerate(sorted(s for s in five if s[0] == cat)):
+            index[sig] = i
+            by_value[(cat, i)] = sig
+    return index, by_value
+
+
+def signature_of(rank: int) -> Signature:
+    """(category, tiebreak ranks high to low) of a rank value, for naming hands."""
+    sig = _signature_index()[1].get(((rank >> 12) & 0xF, rank & 0xFFF))
+    if sig is None:
+        raise ValueError(f"{rank} is not a hand rank")
+    return sig
+
+
+_lock = threading.Lock()
+_memo: dict[tuple[bool, bool], EvalTables] = {}
+
+
+def cache_dir() -> Path:
+    """Where built tables are kept between processes (``POKER_ENV_CACHE`` or ~/.cache/poker_env)."""
+    return Path(os.environ.get("POKER_ENV_CACHE", Path.home() / ".cache" / "poker_env"))
+
+
+def _cache_file(short: bool, fbfh: bool) -> Path:
+    # The file name carries a digest of this module's source, so a changed builder never reads stale tables.
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    return cache_dir() / f"eval-{'short' if short else 'standard'}-{int(fbfh)}-{digest}.npz"
+
+
+def _load_or_build(short: bool, fbfh: bool) -> EvalTables:
+    path = _cache_file(short, fbfh)
+    fields = EvalTables._fields[:-1]
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = [data[f] for f in fields]
+        for a in arrays:
+            a.setflags(write=False)
+        return EvalTables(*arrays, SHORT_DECK_MIN_RANK * 4 if short else 0)
+    except (OSError, KeyError, ValueError):
+        pass
+    tables = _build(short, fbfh)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, **{f: getattr(tables, f) for f in fields})
+        os.replace(tmp, path)  # atomic: a concurrent reader sees the whole file or none
+    except OSError:
+        pass  # a read-only home only costs the rebuild next time
+    return tables
+
+
+def build_tables(deck: str = "standard", flush_beats_full_house: bool = False) -> EvalTables:
+    """The tables for a deck and ranking order (built once, then cached in memory and on disk)."""
+    if deck not in ("standard", "short"):
+        raise ValueError(f"unknown deck {deck!r}; allowed: 'standard', 'short'")
+    key = (deck == "short", bool(flush_beats_full_house))
+    with _lock:
+        if key not in _memo:
+            _memo[key] = _load_or_build(*key)
+        return _memo[key]

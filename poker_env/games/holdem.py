@@ -68,10 +68,7 @@ class HoldemAction(IntEnum):
 
 def get_holdem_tables() -> Any:
     """The evaluator tables the Hold'em kernels rank showdowns with (built on first use)."""
-    try:
-        from poker_env.evaluator import get_tables
-    except ImportError:  # the evaluator's public module not landed yet: same tables
-        from poker_env.evaluator.tables import build_tables as get_tables
+    from poker_env.evaluator import get_tables
 
     return get_tables(deck="standard", flush_beats_full_house=False)
 

@@ -1,0 +1,376 @@
+"""Hold'em observations, discrete actions and the compiled episode driver.
+
+Shared by :mod:`poker_env.envs.holdem`, :mod:`poker_env.multiagent.holdem` and
+:mod:`poker_env.vector.holdem` (which never import each other). No gymnasium
+here. Every function drives the rules of :mod:`poker_env.games.holdem_kernels`;
+none holds a rule of its own.
+
+Observation of seat ``me`` at a table of ``n`` seats, seats listed from ``me``
+clockwise (index 0 is ``me``), chips in units of the starting stack:
+
+=====================  ====================================================  ==========
+slice                  meaning                                               range
+=====================  ====================================================  ==========
+``0:52``               own hole cards, one-hot by card index                 0..1
+``52:104``             board cards dealt so far, one-hot                     0..1
+``104:108``            street one-hot (preflop, flop, turn, river)           0..1
+``108``                pot (all rounds, with penalties paid to it)           0..n
+``109``                chips needed to call                                  0..n
+``110:110+n``          stack of each seat                                    0..n
+``110+n:110+2n``       bet of each seat this round                           0..n
+``110+2n:110+3n``      seat's position after the button / (n - 1)            0..1
+``110+3n:110+4n``      seat still in the hand (not folded, not left)         0..1
+``110+4n:110+8n``      chips each seat put in on each street (street-major)  0..n
+``110+8n:114+8n``      bets and raises on each street / 10, at most 1        0..1
+``114+8n:123+8n``      (``evaluator_features``) hand category one-hot        0..1
+``123+8n``             (``evaluator_features``) Monte Carlo equity           0..1
+=====================  ====================================================  ==========
+
+Discrete actions: ``0`` fold, ``1`` check/call, ``2`` min-raise, then one per
+pot fraction (raise to current bet + fraction × (pot + call)), last all-in.
+Sizes are clipped into the legal range; an index whose amount equals another
+legal index's amount is masked out (the all-in index keeps the all-in amount).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from poker_env.games import holdem_kernels as K
+
+__all__ = [
+    "AGENT_TURN",
+    "DEFAULT_FRACTIONS",
+    "EPISODE_DONE",
+    "OPPONENT_TURN",
+    "action_mask",
+    "apply_index",
+    "encode",
+    "num_actions",
+    "obs_size",
+    "reset_table",
+    "resume_table",
+    "step_table",
+]
+
+DEFAULT_FRACTIONS = (0.5, 0.75, 1.0, 2.0)
+
+# Env fields of the state row (K.ENV_FIELDS..31).
+AGENT = K.ENV_FIELDS
+EP_DONE = K.ENV_FIELDS + 1
+HANDS_LEFT = K.ENV_FIELDS + 2
+# Config vector of the driver.
+P_NUM_PLAYERS = 0
+P_STACK = 1
+P_HANDS = 2
+P_SEAT = 3  # fixed agent seat, -1 random per episode
+P_EXTERNAL = 4  # 1: opponents are Python policies (the driver stops at their turns)
+NUM_PARAMS = 5
+
+# Driver results.
+AGENT_TURN = 0
+OPPONENT_TURN = 1
+EPISODE_DONE = 2
+ILLEGAL = -1
+
+OBS_BASE = 110
+NUM_CATEGORIES = 9
+
+
+def obs_size(n: int, evaluator_features: bool = False) -> int:
+    """Length of the observation vector at a table of ``n`` seats."""
+    return OBS_BASE + 8 * n + 4 + (NUM_CATEGORIES + 1 if evaluator_features else 0)
+
+
+def num_actions(num_fractions: int) -> int:
+    """Size of the discrete action space: fold, call, min-raise, fractions, all-in."""
+    return 4 + num_fractions
+
+
+@njit(cache=True)
+def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
+    """Write seat ``me``'s observation (public state plus its own hole cards) into ``out``."""
+    n = s[K.NUM_SEATS]
+    inv = 1.0 / scale
+    for i in range(OBS_BASE + 8 * n + 4):
+        out[i] = 0.0
+    c0 = s[K.HOLE + 2 * me]
+    if c0 >= 0:
+        out[c0] = 1.0
+        out[s[K.HOLE + 2 * me + 1]] = 1.0
+    for j in range(s[K.NUM_BOARD]):
+        out[52 + s[K.BOARD + j]] = 1.0
+    out[104 + s[K.STREET]] = 1.0
+    pot = s[K.POT_EXTRA]
+    betting = s[K.PHASE] == K.PHASE_BETTING
+    if betting:
+        for q in range(n):
+            pot += s[K.COMMIT + q]
+        out[109] = max(0, min(s[K.CUR_BET] - s[K.BET + me], s[K.STACK + me])) * inv
+    out[108] = pot * inv
+    button = s[K.BUTTON]
+    for i in range(n):
+        q = (me + i) % n
+        out[OBS_BASE + i] = s[K.STACK + q] * inv
+        if betting:
+            out[OBS_BASE + n + i] = s[K.BET + q] * inv
+        if button >= 0 and n > 1:
+            out[OBS_BASE + 2 * n + i] = ((q - button) % n) / (n - 1)
+        st = s[K.STATUS + q]
+        out[OBS_BASE + 3 * n + i] = 1.0 if (st == K.ACTIVE or st == K.ALLIN) else 0.0
+        for street in range(4):
+            out[OBS_BASE + 4 * n + street * n + i] = (
+                s[K.STREET_PUT + street * K.MAX_SEATS + q] * inv
+            )
+    for street in range(4):
+        out[OBS_BASE + 8 * n + street] = min(s[K.STREET_RAISES + street], 10) / 10.0
+
+
+@njit(cache=True)
+def action_mask(
+    s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts: np.ndarray
+) -> None:
+    """Legal discrete actions of the seat to act, and the raise-to amount of each."""
+    na = fractions.shape[0] + 4
+    lg = np.empty(K.LEGAL_SIZE, dtype=np.int64)
+    K.legal(s, lg)
+    for i in range(na):
+        mask[i] = 0
+        amounts[i] = 0
+    if lg[K.L_SEAT] < 0:
+        return
+    mask[0] = lg[K.L_CAN_FOLD]
+    mask[1] = 1
+    allin_to = lg[K.L_ALLIN_TO]
+    all_in = na - 1
+    if lg[K.L_CAN_ALLIN] == 1 and allin_to > s[K.CUR_BET]:
+        mask[all_in] = 1  # an all-in that is only a call stays on index 1
+        amounts[all_in] = allin_to
+    if lg[K.L_CAN_RAISE] == 0:
+        return
+    lo = lg[K.L_MIN_TO]
+    hi = lg[K.L_MAX_TO]
+    p = lg[K.L_SEAT]
+    pot = s[K.POT_EXTRA]
+    for q in range(s[K.NUM_SEATS]):
+        pot += s[K.COMMIT + q]
+    base_pot = pot + lg[K.L_CALL]
+    for i in range(2, all_in):
+        if i == 2:
+            to = lo
+        else:
+            to = s[K.CUR_BET] + np.int64(fractions[i - 3] * base_pot)
+            to = max(lo, min(hi, to))
+        amounts[i] = to
+        if to == allin_to and mask[all_in] == 1:
+            continue
+        dup = False
+        for j in range(2, i):
+            if mask[j] == 1 and amounts[j] == to:
+                dup = True
+        if not dup:
+            mask[i] = 1
+    _ = p
+
+
+@njit(cache=True)
+def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables) -> int:  # type: ignore[no-untyped-def]
+    """Play discrete action ``idx`` for the seat to act; ``ILLEGAL`` if masked (nothing changes)."""
+    na = fractions.shape[0] + 4
+    mask = np.empty(na, dtype=np.int8)
+    amounts = np.empty(na, dtype=np.int64)
+    action_mask(s, fractions, mask, amounts)
+    if idx < 0 or idx >= na or mask[idx] == 0:
+        return ILLEGAL
+    if idx == 0:
+        return K.act(s, K.FOLD, 0, tables)
+    if idx == 1:
+        return K.act(s, K.CHECK_CALL, 0, tables)
+    if idx == na - 1:
+        return K.act(s, K.ALL_IN, 0, tables)
+    return K.act(s, K.RAISE_TO, amounts[idx], tables)
+
+
+@njit(cache=True)
+def _start_next_hand(s: np.ndarray, rng: np.ndarray, i: int, changed: bool, tables) -> None:  # type: ignore[no-untyped-def]
+    deck = np.empty(52, dtype=np.int64)
+    button = K.next_button(s, changed, K.rng_below(rng, i, 1 << 30))
+    K.rng_shuffle(rng, i, deck)
+    K.start_hand(s, deck, button, tables)
+
+
+@njit(cache=True)
+def _new_episode(s: np.ndarray, rng: np.ndarray, i: int, params: np.ndarray, tables) -> None:  # type: ignore[no-untyped-def]
+    n = params[P_NUM_PLAYERS]
+    K.new_table(s, n, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
+    for q in range(n):
+        s[K.STATUS + q] = K.SEATED
+        s[K.STACK + q] = params[P_STACK]
+    seat = params[P_SEAT]
+    s[AGENT] = seat if seat >= 0 else K.rng_below(rng, i, n)
+    s[HANDS_LEFT] = params[P_HANDS]
+    s[EP_DONE] = 0
+    _start_next_hand(s, rng, i, True, tables)
+
+
+@njit(cache=True)
+def resume_table(
+    s: np.ndarray,
+    rng: np.ndarray,
+    i: int,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables,  # type: ignore[no-untyped-def]
+) -> tuple[int, float]:
+    """Play on until the agent must act, an external opponent must act, or the episode ends.
+
+    Returns the result code and the agent's reward (chips won or lost in big
+    blinds) of the hands finished meanwhile.
+    """
+    agent = s[AGENT]
+    reward = 0.0
+    na = fractions.shape[0] + 4
+    mask = np.empty(na, dtype=np.int8)
+    amounts = np.empty(na, dtype=np.int64)
+    while True:
+        if s[K.PHASE] == K.PHASE_OVER:
+            reward += (s[K.STACK + agent] - s[K.START_STACK + agent]) / s[K.BASE]
+            s[HANDS_LEFT] -= 1
+            # RULES.md §3 between hands: leavers and busted players are gone.
+            changed = K.finish_hand(s, True)
+            players = 0
+            for q in range(s[K.NUM_SEATS]):
+                if s[K.STATUS + q] == K.SEATED and s[K.STACK + q] > 0:
+                    players += 1
+            if s[HANDS_LEFT] <= 0 or s[K.STATUS + agent] != K.SEATED or players < 2:
+                s[EP_DONE] = 1
+                return EPISODE_DONE, reward
+            _start_next_hand(s, rng, i, changed, tables)
+            continue
+        p = s[K.TO_ACT]
+        if p == agent:
+            return AGENT_TURN, reward
+        if escape_p > 0.0 and K.rng_uniform(rng, i) < escape_p:
+            K.leave(s, p, tables)  # RULES.md §3 escape, so agents meet it
+            continue
+        if params[P_EXTERNAL] == 1:
+            return OPPONENT_TURN, reward
+        action_mask(s, fractions, mask, amounts)
+        cnt = 0
+        for j in range(na):
+            cnt += mask[j]
+        k = K.rng_below(rng, i, cnt)
+        for j in range(na):
+            if mask[j] == 1:
+                if k == 0:
+                    apply_index(s, j, fractions, tables)
+                    break
+                k -= 1
+
+
+@njit(cache=True)
+def reset_table(
+    s: np.ndarray,
+    rng: np.ndarray,
+    i: int,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables,  # type: ignore[no-untyped-def]
+) -> int:
+    """Start an episode and play on to the agent's first decision (or an external opponent's).
+
+    An episode decided before the agent ever acts is dealt again.
+    """
+    while True:
+        _new_episode(s, rng, i, params, tables)
+        code, _ = resume_table(s, rng, i, params, fractions, escape_p, tables)
+        if code != EPISODE_DONE:
+            return code
+
+
+@njit(cache=True)
+def step_table(
+    s: np.ndarray,
+    rng: np.ndarray,
+    i: int,
+    action: int,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables,  # type: ignore[no-untyped-def]
+) -> tuple[int, float]:
+    """Apply the agent's discrete ``action`` and play on (see :func:`resume_table`)."""
+    if apply_index(s, action, fractions, tables) != K.OK:
+        return ILLEGAL, 0.0
+    return resume_table(s, rng, i, params, fractions, escape_p, tables)
+
+
+@njit(cache=True)
+def observe_agent(
+    s: np.ndarray, fractions: np.ndarray, scale: float, obs: np.ndarray, mask: np.ndarray
+) -> None:
+    """The agent seat's observation and action mask."""
+    encode(s, s[AGENT], scale, obs)
+    amounts = np.empty(mask.shape[0], dtype=np.int64)
+    if s[K.TO_ACT] == s[AGENT] and s[K.PHASE] == K.PHASE_BETTING:
+        action_mask(s, fractions, mask, amounts)
+    else:
+        for j in range(mask.shape[0]):
+            mask[j] = 0
+
+
+@njit(cache=True)
+def batch_reset(
+    states: np.ndarray,
+    rngs: np.ndarray,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables,  # type: ignore[no-untyped-def]
+    obs: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    """Start an episode on every table (random opponents) and observe the agents."""
+    scale = float(params[P_STACK])
+    for i in range(states.shape[0]):
+        reset_table(states[i], rngs, i, params, fractions, escape_p, tables)
+        observe_agent(states[i], fractions, scale, obs[i], masks[i])
+
+
+@njit(cache=True)
+def batch_step(
+    states: np.ndarray,
+    rngs: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables,  # type: ignore[no-untyped-def]
+    obs: np.ndarray,
+    masks: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    final_obs: np.ndarray,
+    autoreset: bool,
+) -> int:
+    """Step every table with its agent's action, random opponents, same-step autoreset.
+
+    Returns -1, or the first table whose action was masked (the caller checks
+    masks first, so this is a guard).
+    """
+    scale = float(params[P_STACK])
+    for i in range(states.shape[0]):
+        s = states[i]
+        code, r = step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
+        if code == ILLEGAL:
+            return i
+        rewards[i] = r
+        dones[i] = code == EPISODE_DONE
+        if dones[i] and autoreset:
+            encode(s, s[AGENT], scale, final_obs[i])
+            reset_table(s, rngs, i, params, fractions, escape_p, tables)
+        observe_agent(s, fractions, scale, obs[i], masks[i])
+    return -1

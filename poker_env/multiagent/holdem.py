@@ -1,0 +1,208 @@
+"""PettingZoo AEC env: Texas Hold'em with every seat an agent (RULES.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+
+from poker_env.cards import format_cards
+from poker_env.encoding import holdem as E
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games import holdem_kernels as K
+from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
+
+__all__ = ["HoldemAECEnv", "env"]
+
+
+class HoldemAECEnv(AECEnv):  # type: ignore[misc]
+    """Hold'em for 2 to 10 players, agents ``player_0 .. player_{n-1}`` (seat = index).
+
+    Each agent observes a dict: ``"observation"`` (the vector documented in
+    :mod:`poker_env.encoding.holdem` and :class:`poker_env.envs.holdem.HoldemEnv`,
+    from that seat's view: its own hole cards only) and ``"action_mask"``
+    (``int8``, all zeros when it is not that agent's turn). Actions are the same
+    discrete fold / check-call / raises / all-in. Rewards: chips won or lost, in
+    big blinds, at the end of each hand. The episode is ``hands_per_episode``
+    hands (default 1); busted players are terminated between hands. An illegal
+    action raises :class:`~poker_env.errors.IllegalActionError`.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "holdem_v0", "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        *,
+        hands_per_episode: int = 1,
+        raise_fractions: Sequence[float] = E.DEFAULT_FRACTIONS,
+        rules: Literal["seed", "standard"] = "seed",
+        base: int = 2,
+        starting_stack: int | None = None,
+        max_bet: int | None = None,
+        penalty_to: Literal["burn", "pot"] = "burn",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.config = HoldemConfig(
+            num_seats=num_players,
+            base=base,
+            starting_stack=starting_stack,
+            max_bet=max_bet,
+            rules=rules,
+            penalty_to=penalty_to,
+        )
+        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
+            raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
+        if render_mode not in (None, "ansi"):
+            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        fr = np.asarray(raise_fractions, dtype=np.float64)
+        if fr.ndim != 1 or fr.size == 0 or np.any(fr <= 0):
+            raise ConfigError(
+                "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
+            )
+        self.fractions = fr
+        self.hands_per_episode = hands_per_episode
+        self.render_mode = render_mode
+        n = num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        na = E.num_actions(fr.size)
+        size = E.obs_size(n)
+        high = np.ones(size, dtype=np.float32)
+        high[108:110] = n
+        high[110 : 110 + 2 * n] = n
+        high[110 + 4 * n : 110 + 8 * n] = n
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(np.zeros(size, dtype=np.float32), high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(na,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = {a: spaces.Discrete(na) for a in self.possible_agents}
+        self._tables = get_holdem_tables()
+        self._rng = np.random.default_rng()
+        self._s = self.config.new_state()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        n = len(self.possible_agents)
+        s = self._s
+        K.new_table(s, n, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
+        for q in range(n):
+            s[K.STATUS + q] = K.SEATED
+            s[K.STACK + q] = self.config.stack
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._hands_left = self.hands_per_episode
+        self._deal(changed=True)
+        self._select()
+
+    def _deal(self, changed: bool) -> None:
+        s = self._s
+        button = K.next_button(s, changed, int(self._rng.integers(1 << 30)))
+        deck = self._rng.permutation(52).astype(np.int64)
+        K.start_hand(s, deck, button, self._tables)
+
+    def _select(self) -> None:
+        seat = int(self._s[K.TO_ACT])
+        if seat >= 0:
+            self.agent_selection = self.possible_agents[seat]
+        else:
+            live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+            self.agent_selection = live[0] if live else (self.agents[0] if self.agents else "")
+        self._update_masks()
+
+    def _update_masks(self) -> None:
+        for a in self.agents:
+            self.infos[a]["action_mask"] = self._mask(a)
+
+    def _mask(self, agent: str) -> NDArray[np.int8]:
+        na = self.fractions.size + 4
+        mask = np.zeros(na, dtype=np.int8)
+        seat = self.possible_agents.index(agent)
+        if self._s[K.PHASE] == K.PHASE_BETTING and self._s[K.TO_ACT] == seat:
+            E.action_mask(self._s, self.fractions, mask, np.zeros(na, dtype=np.int64))
+        return mask
+
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        obs = np.zeros(E.obs_size(len(self.possible_agents)), dtype=np.float32)
+        E.encode(self._s, self.possible_agents.index(agent), float(self.config.stack), obs)
+        return {"observation": obs, "action_mask": self._mask(agent)}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self._s
+        a = -1 if action is None else int(action)
+        mask = self._mask(agent)
+        if not 0 <= a < mask.size or mask[a] == 0:
+            raise IllegalActionError(
+                action, np.flatnonzero(mask).tolist(), STREET_NAMES[int(s[K.STREET])]
+            )
+        self._cumulative_rewards[agent] = 0.0
+        E.apply_index(s, a, self.fractions, self._tables)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if s[K.PHASE] == K.PHASE_OVER:
+            self._end_hand()
+        self._accumulate_rewards()
+        self._select()
+        if any(self.terminations[a] for a in self.agents):
+            self._deads_step_first()
+
+    def _end_hand(self) -> None:
+        s = self._s
+        for a in self.agents:
+            q = self.possible_agents.index(a)
+            self.rewards[a] = float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
+        self._hands_left -= 1
+        changed = K.finish_hand(s, True)  # RULES.md §3: busted players leave
+        seated = [q for q in range(len(self.possible_agents)) if s[K.STATUS + q] == K.SEATED]
+        if self._hands_left <= 0 or len(seated) < 2:
+            for a in self.agents:
+                self.terminations[a] = True
+            return
+        for a in self.agents:
+            if self.possible_agents.index(a) not in seated:
+                self.terminations[a] = True
+        self._deal(changed)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        s = self._s
+        lines = [
+            f"{STREET_NAMES[int(s[K.STREET])]}  board: {format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or '-'}"
+        ]
+        for q, a in enumerate(self.possible_agents):
+            lines.append(
+                f"{'>' if q == s[K.TO_ACT] else ' '} {a}: {format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2]) if s[K.HOLE + 2 * q] >= 0 else '-'}"
+                f"  stack {int(s[K.STACK + q])}  bet {int(s[K.BET + q])}"
+            )
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> HoldemAECEnv:
+    """PettingZoo-style constructor: ``holdem.env(num_players=6)``."""
+    return HoldemAECEnv(**kwargs)

@@ -1,0 +1,240 @@
+"""Batched Hold'em: N tables stepped by one compiled call (RULES.md §3 rules, shared kernels)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from poker_env.encoding import holdem as E
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games.holdem import HoldemConfig, get_holdem_tables
+
+__all__ = ["HoldemVectorEnv"]
+
+
+@njit(cache=True, parallel=True)
+def _batch_step_parallel(  # type: ignore[no-untyped-def]
+    states,
+    rngs,
+    actions,
+    params,
+    fractions,
+    escape_p,
+    tables,
+    obs,
+    masks,
+    rewards,
+    dones,
+    final_obs,
+):
+    # The same per-table driver as E.batch_step, tables split over numba's threads.
+    scale = float(params[E.P_STACK])
+    for i in prange(states.shape[0]):
+        s = states[i]
+        code, r = E.step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
+        rewards[i] = r
+        dones[i] = code == E.EPISODE_DONE
+        if dones[i]:
+            E.encode(s, s[E.AGENT], scale, final_obs[i])
+            E.reset_table(s, rngs, i, params, fractions, escape_p, tables)
+        E.observe_agent(s, fractions, scale, obs[i], masks[i])
+
+
+class HoldemVectorEnv(VectorEnv):  # type: ignore[misc]
+    """``num_envs`` Hold'em tables, the agent in one seat of each, random legal opponents.
+
+    Observations, actions, masks and rewards are those of
+    :class:`poker_env.envs.holdem.HoldemEnv` (see its docstring), stacked. Autoreset
+    is gymnasium's ``SAME_STEP``: when a table's episode ends, the returned obs
+    is already the next episode's first; the final obs is in
+    ``info["final_obs"]`` (rows where ``info["_final_obs"]``). ``info["action_mask"]``
+    and ``action_masks()`` give the (num_envs, actions) ``int8`` masks.
+
+    Table ``i`` reset with seed ``s + i`` plays exactly as a single
+    ``HoldemEnv`` reset with that seed and given the same actions.
+
+    Args:
+        num_envs: number of tables.
+        num_players: seats per table, 2..10.
+        num_threads: numba threads for the step (1 = the serial kernel).
+        Other arguments: as :class:`~poker_env.envs.holdem.HoldemEnv`.
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 2,
+        *,
+        seat: int | None = None,
+        hands_per_episode: int = 1,
+        raise_fractions: Sequence[float] = E.DEFAULT_FRACTIONS,
+        escape_prob: float = 0.0,
+        rules: Literal["seed", "standard"] = "seed",
+        base: int = 2,
+        starting_stack: int | None = None,
+        max_bet: int | None = None,
+        penalty_to: Literal["burn", "pot"] = "burn",
+        num_threads: int = 1,
+    ) -> None:
+        self.config = HoldemConfig(
+            num_seats=num_players,
+            base=base,
+            starting_stack=starting_stack,
+            max_bet=max_bet,
+            rules=rules,
+            penalty_to=penalty_to,
+        )
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError("num_envs", num_envs, "an int >= 1")
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):
+            raise ConfigError("seat", seat, f"None or 0..{num_players - 1}")
+        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
+            raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
+        if not isinstance(num_threads, int) or num_threads < 1:
+            raise ConfigError("num_threads", num_threads, "an int >= 1")
+        if not 0.0 <= escape_prob <= 1.0:
+            raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
+        fr = np.asarray(raise_fractions, dtype=np.float64)
+        if fr.ndim != 1 or fr.size == 0 or np.any(fr <= 0):
+            raise ConfigError(
+                "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
+            )
+        self.num_envs = num_envs
+        self.num_players = num_players
+        self.num_threads = num_threads
+        self.fractions = fr
+        self.escape_prob = float(escape_prob)
+        self.params = np.array(
+            [num_players, self.config.stack, hands_per_episode, -1 if seat is None else seat, 0],
+            dtype=np.int64,
+        )
+        # Same spaces as HoldemEnv (imported from the shared encoding, not from envs/).
+        size = E.obs_size(num_players)
+        low = np.zeros(size, dtype=np.float32)
+        high = np.ones(size, dtype=np.float32)
+        n = num_players
+        high[108:110] = n
+        high[110 : 110 + 2 * n] = n
+        high[110 + 4 * n : 110 + 8 * n] = n
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(E.num_actions(fr.size))
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._tables = get_holdem_tables()
+        row = self.config.new_state()
+        self._states = np.tile(row, (num_envs, 1))
+        self._rngs = np.zeros(num_envs, dtype=np.uint64)
+        self._obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._final_obs = np.zeros((num_envs, size), dtype=np.float32)
+        self._masks = np.zeros((num_envs, fr.size + 4), dtype=np.int8)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._dones = np.zeros(num_envs, dtype=np.bool_)
+        self._seeded = False
+
+    def reset(
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        if seed is None and self._seeded:
+            pass  # every table continues its own stream
+        else:
+            if seed is None:
+                seeds = [int(x) for x in np.random.SeedSequence().generate_state(self.num_envs)]
+            elif isinstance(seed, int):
+                seeds = [seed + i for i in range(self.num_envs)]
+            else:
+                seeds = [int(x) for x in seed]
+                if len(seeds) != self.num_envs:
+                    raise ConfigError("seed", seed, f"None, an int or {self.num_envs} ints")
+            for i, sd in enumerate(seeds):
+                # As HoldemEnv.reset(seed=sd): gymnasium's np_random(sd) is default_rng(sd).
+                self._rngs[i] = np.uint64(
+                    np.random.default_rng(sd).integers(0, 2**63, dtype=np.int64)
+                )
+            self._seeded = True
+        E.batch_reset(
+            self._states,
+            self._rngs,
+            self.params,
+            self.fractions,
+            self.escape_prob,
+            self._tables,
+            self._obs,
+            self._masks,
+        )
+        return self._obs.copy(), {"action_mask": self._masks.copy()}
+
+    def step(
+        self, actions: NDArray[np.integer] | Sequence[int]
+    ) -> tuple[
+        NDArray[np.float32],
+        NDArray[np.float64],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        if not self._seeded:
+            raise RuntimeError("step() before reset()")
+        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        ok = (acts >= 0) & (acts < self._masks.shape[1])
+        ok[ok] = self._masks[np.flatnonzero(ok), acts[ok]] == 1
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise IllegalActionError(
+                int(acts[i]),
+                np.flatnonzero(self._masks[i]).tolist(),
+                f"table {i}",
+                "masked action; nothing stepped",
+            )
+        if self.num_threads == 1:
+            E.batch_step(
+                self._states,
+                self._rngs,
+                acts,
+                self.params,
+                self.fractions,
+                self.escape_prob,
+                self._tables,
+                self._obs,
+                self._masks,
+                self._rewards,
+                self._dones,
+                self._final_obs,
+                True,
+            )
+        else:
+            import numba
+
+            numba.set_num_threads(self.num_threads)
+            _batch_step_parallel(
+                self._states,
+                self._rngs,
+                acts,
+                self.params,
+                self.fractions,
+                self.escape_prob,
+                self._tables,
+                self._obs,
+                self._masks,
+                self._rewards,
+                self._dones,
+                self._final_obs,
+            )
+        info: dict[str, Any] = {"action_mask": self._masks.copy()}
+        if self._dones.any():
+            info["final_obs"] = self._final_obs.copy()
+            info["_final_obs"] = self._dones.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._obs.copy(), self._rewards.copy(), self._dones.copy(), truncated, info
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """The (num_envs, actions) legal-action masks."""
+        return self._masks.copy()

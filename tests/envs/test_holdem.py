@@ -1,0 +1,199 @@
+"""HoldemEnv: API checkers, the documented observation table, masks, hidden cards."""
+
+from __future__ import annotations
+
+import re
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import poker_env  # noqa: F401  (registers the ids)
+from poker_env.encoding import holdem as E
+from poker_env.envs.holdem import HoldemEnv
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games import holdem_kernels as K
+from poker_env.policy import RandomPolicy
+
+
+def _num(text: str, n: int) -> int:
+    """Evaluate the table's arithmetic in n, e.g. ``110+2n``."""
+    return int(eval(re.sub(r"(\d)n", r"\1*n", text), {"n": n}))
+
+
+def _doc_rows(doc: str) -> list[tuple[str, str, str]]:
+    section = doc.split("## Observation Space")[1].split("## Action Mask")[0]
+    rows = []
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and re.match(r"^[0-9n+:]+$", cells[0].replace(" ", "")):
+            rows.append((cells[0], cells[1], cells[2]))
+    return rows
+
+
+@pytest.mark.parametrize("n", [2, 6, 10])
+def test_docstring_observation_table_matches_space(n: int) -> None:
+    env = HoldemEnv(n)
+    space = env.observation_space
+    assert isinstance(space, gym.spaces.Box)
+    covered = 0
+    for slc, _meaning, rng in _doc_rows(HoldemEnv.__doc__ or ""):
+        lo_txt, hi_txt = slc.split(":")
+        lo, hi = _num(lo_txt, n), _num(hi_txt, n)
+        assert lo == covered, f"gap or overlap at {slc}"
+        low_v, high_v = (_num(x, n) for x in rng.split(".."))
+        assert np.all(space.low[lo:hi] == low_v), slc
+        assert np.all(space.high[lo:hi] == high_v), slc
+        covered = hi
+    assert covered == space.shape[0]
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_gymnasium_check_env(n: int) -> None:
+    check_env(HoldemEnv(n, illegal_action="call"), skip_render_check=True)
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_sb3_check_env(n: int) -> None:
+    sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
+    sb3.check_env(HoldemEnv(n, illegal_action="call"))
+
+
+def test_registered_id_makes_the_env() -> None:
+    env = gym.make("poker_env/Holdem-v0", num_players=6)
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (E.obs_size(6),)
+    assert info["action_mask"].dtype == np.int8
+
+
+def _play(env: HoldemEnv, seed: int, steps: int) -> list[tuple[float, bool]]:
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    out = []
+    for _ in range(steps):
+        mask = info["action_mask"]
+        assert mask.any(), "mask empty before the end"
+        assert np.array_equal(mask, env.action_masks())
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        assert env.observation_space.contains(obs)
+        assert not trunc
+        out.append((r, term))
+        if term:
+            assert not info["action_mask"].any()
+            obs, info = env.reset()
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 10])
+def test_masks_never_empty_before_end_and_same_seed_same_game(n: int) -> None:
+    a = _play(HoldemEnv(n), seed=n, steps=400)
+    b = _play(HoldemEnv(n), seed=n, steps=400)
+    assert a == b
+
+
+def test_mask_masks_out_raise_sizes_that_repeat_an_amount() -> None:
+    env = HoldemEnv(2, starting_stack=10)  # 5 big blinds: most sizes clip to all-in
+    _obs, _info = env.reset(seed=3)
+    s = env._states[0]
+    mask = np.zeros(8, dtype=np.int8)
+    amounts = np.zeros(8, dtype=np.int64)
+    E.action_mask(s, env.fractions, mask, amounts)
+    legal_amounts = [amounts[i] for i in range(2, 8) if mask[i]]
+    assert len(legal_amounts) == len(set(legal_amounts))
+    assert mask[7] == 1  # all-in keeps the all-in amount
+
+
+def test_reward_is_chips_in_big_blinds() -> None:
+    env = HoldemEnv(3, base=4, hands_per_episode=1)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        _, info = env.reset()
+        s = env._states[0]
+        agent = int(s[E.AGENT])
+        start = int(s[K.START_STACK + agent])
+        term = False
+        total = 0.0
+        while not term:
+            _obs, r, term, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            total += r
+        assert total == (int(s[K.STACK + agent]) - start) / 4
+
+
+def test_observation_unchanged_when_hidden_cards_shuffled() -> None:
+    env = HoldemEnv(6)
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    for _ in range(200):
+        s = env._states[0]
+        agent = int(s[E.AGENT])
+        seen = {int(s[K.HOLE + 2 * agent]), int(s[K.HOLE + 2 * agent + 1])}
+        seen |= {int(c) for c in s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]}
+        hidden = [c for c in range(52) if c not in seen]
+        other = s.copy()
+        perm = dict(zip(hidden, rng.permutation(hidden), strict=True))
+        for q in range(6):
+            if q != agent:
+                for j in range(2):
+                    c = int(other[K.HOLE + 2 * q + j])
+                    if c >= 0:
+                        other[K.HOLE + 2 * q + j] = perm[c]
+        for j in range(int(s[K.NUM_BOARD]), 5):
+            other[K.BOARD + j] = perm[int(other[K.BOARD + j])]
+        a = np.zeros(E.obs_size(6), np.float32)
+        b = np.zeros(E.obs_size(6), np.float32)
+        E.encode(s, agent, 200.0, a)
+        E.encode(other, agent, 200.0, b)
+        assert np.array_equal(a, b)
+        _, _, term, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term:
+            _obs, info = env.reset()
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    env = HoldemEnv(2)
+    _obs, info = env.reset(seed=1)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0]) if not info["action_mask"].all() else 99
+    before = env._states.copy()
+    with pytest.raises(IllegalActionError):
+        env.step(bad)
+    assert np.array_equal(before, env._states)
+
+
+def test_step_after_episode_end_raises() -> None:
+    env = HoldemEnv(2)
+    _obs, info = env.reset(seed=2)
+    term = False
+    while not term:
+        _, _, term, _, info = env.step(0 if info["action_mask"][0] else 1)
+    with pytest.raises(RuntimeError):
+        env.step(1)
+
+
+def test_opponent_policies_and_escapes_keep_chips() -> None:
+    env = HoldemEnv(
+        4, opponents=RandomPolicy(0), hands_per_episode=5, escape_prob=0.1, render_mode="ansi"
+    )
+    rng = np.random.default_rng(0)
+    left = 0
+    for _ in range(20):
+        _, info = env.reset(seed=int(rng.integers(1000)))
+        term = False
+        while not term:
+            _obs, _, term, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        s = env._states[0]
+        left += int(s[K.DEPARTED] > 0 or s[K.BANK] > 0)
+        assert K.table_chips(s) == 4 * 200
+    assert left > 0
+    assert "seat" in (env.render() or "")
+
+
+def test_config_errors() -> None:
+    with pytest.raises(ConfigError):
+        HoldemEnv(11)
+    with pytest.raises(ConfigError):
+        HoldemEnv(2, seat=2)
+    with pytest.raises(ConfigError):
+        HoldemEnv(2, escape_prob=2.0)
+    with pytest.raises(ConfigError):
+        HoldemEnv(3, opponents=[RandomPolicy(0)])

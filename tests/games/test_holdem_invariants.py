@@ -1,0 +1,143 @@
+"""Hold'em invariants under random play: chips conserved, pots paid in full, masks
+never empty before the end, replay gives the same stacks (RULES.md "Everywhere")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from poker_env.encoding import holdem as E
+from poker_env.games import holdem_kernels as K
+from poker_env.games.holdem import HoldemConfig, HoldemGame, get_holdem_tables, replay_json
+
+FRACTIONS = np.array(E.DEFAULT_FRACTIONS)
+
+
+@njit(cache=True)
+def _random_hands(  # type: ignore[no-untyped-def]
+    s, rng, num_hands, leave_p, fractions, tables, bad
+):
+    """Play random hands on table row ``s``; count violations per invariant in ``bad``.
+
+    bad[0]: chips not conserved after an action; bad[1]: pots not paid in full;
+    bad[2]: empty mask while a seat must act; bad[3]: a stack went negative.
+    """
+    n = s[K.NUM_SEATS]
+    stack = 100 * s[K.BASE]
+    na = fractions.shape[0] + 4
+    mask = np.empty(na, dtype=np.int8)
+    amounts = np.empty(na, dtype=np.int64)
+    deck = np.empty(52, dtype=np.int64)
+    changed = True
+    for _ in range(num_hands):
+        players = 0
+        for q in range(n):
+            if s[K.STATUS + q] == K.SEATED and s[K.STACK + q] > 0:
+                players += 1
+        if players < 2:
+            # Refill the table: everyone sits down again with a fresh stack.
+            for q in range(n):
+                s[K.STATUS + q] = K.SEATED
+                s[K.STACK + q] = stack
+            s[K.BANK] = 0
+            s[K.DEPARTED] = 0
+            changed = True
+        total = K.table_chips(s)
+        button = K.next_button(s, changed, K.rng_below(rng, 0, 1 << 30))
+        K.rng_shuffle(rng, 0, deck)
+        K.start_hand(s, deck, button, tables)
+        pot_penalty = 0
+        while s[K.PHASE] == K.PHASE_BETTING:
+            if K.table_chips(s) != total:
+                bad[0] += 1
+            if leave_p > 0.0 and K.rng_uniform(rng, 0) < leave_p:
+                q = K.rng_below(rng, 0, n)
+                st = s[K.STATUS + q]
+                if st == K.ACTIVE or st == K.ALLIN or st == K.FOLDED:
+                    before = s[K.STACK + q]
+                    K.leave(s, q, tables)
+                    if s[K.PENALTY_TO] == K.PENALTY_POT:
+                        pot_penalty += before - s[K.STACK + q]
+                    continue
+            E.action_mask(s, fractions, mask, amounts)
+            cnt = 0
+            for j in range(na):
+                cnt += mask[j]
+            if cnt == 0:
+                bad[2] += 1
+                break
+            k = K.rng_below(rng, 0, cnt)
+            for j in range(na):
+                if mask[j] == 1:
+                    if k == 0:
+                        E.apply_index(s, j, fractions, tables)
+                        break
+                    k -= 1
+        paid = 0
+        put = pot_penalty
+        for q in range(n):
+            paid += s[K.WON + q]
+            put += s[K.COMMIT + q]
+            if s[K.STACK + q] < 0:
+                bad[3] += 1
+        if paid != put:
+            bad[1] += 1
+        if K.table_chips(s) != total:
+            bad[0] += 1
+        changed = K.finish_hand(s, True)
+
+
+def _run(n: int, num_hands: int, seed: int) -> None:
+    tables = get_holdem_tables()
+    for rules in (K.RULES_SEED, K.RULES_STANDARD):
+        for penalty_to in (K.PENALTY_BURN, K.PENALTY_POT):
+            s = np.zeros(K.STATE_SIZE, dtype=np.int64)
+            K.new_table(s, n, 2, 0, rules, penalty_to)
+            rng = np.array([seed * 7 + rules * 2 + penalty_to], dtype=np.uint64)
+            bad = np.zeros(4, dtype=np.int64)
+            _random_hands(s, rng, num_hands // 4, 0.01, FRACTIONS, tables, bad)
+            assert bad.tolist() == [0, 0, 0, 0], (n, rules, penalty_to)
+
+
+@pytest.mark.parametrize("n", range(2, 11))
+def test_invariants_random_hands_quick(n: int) -> None:
+    _run(n, 4_000, seed=n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", range(2, 11))
+def test_invariants_100k_random_hands_per_player_count(n: int) -> None:
+    _run(n, 100_000, seed=100 + n)
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 10])
+@pytest.mark.parametrize("rules", ["seed", "standard"])
+def test_replay_gives_same_stacks(n: int, rules: str) -> None:
+    rng = np.random.default_rng(n)
+    game = HoldemGame(HoldemConfig(num_seats=n, rules=rules, penalty_to="pot"), rng=n)  # type: ignore[arg-type]
+    for _ in range(40):
+        game._close_hand()
+        if sum(1 for x in game.stacks() if x > 0) < 2:
+            for q in range(n):
+                if game._status(q) == K.EMPTY:
+                    game.join(q)
+        game.start_hand()
+        while not game.is_hand_over:
+            if rng.random() < 0.02:
+                seats = [q for q in range(n) if game.can_leave(q)]
+                game.leave(int(rng.choice(seats)))
+                continue
+            la = game.legal_actions()
+            r = rng.random()
+            if la.can_fold and r < 0.2:
+                game.fold()
+            elif la.min_raise_to is not None and r < 0.4:
+                assert la.max_raise_to is not None
+                game.raise_to(int(rng.integers(la.min_raise_to, la.max_raise_to + 1)))
+            elif la.can_all_in and r < 0.45:
+                game.all_in()
+            else:
+                game.check_or_call()
+        again = replay_json(game.to_json())
+        assert again.stacks() == game.stacks()

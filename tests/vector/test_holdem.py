@@ -1,0 +1,68 @@
+"""HoldemVectorEnv: N tables equal N single envs, same-step autoreset, masks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from poker_env.envs.holdem import HoldemEnv
+from poker_env.errors import IllegalActionError
+from poker_env.vector.holdem import HoldemVectorEnv
+
+
+@pytest.mark.parametrize(("n", "hands"), [(2, 1), (3, 1), (6, 3), (10, 1)])
+def test_batch_of_n_equals_n_single_envs_with_same_seeds(n: int, hands: int) -> None:
+    num = 6
+    vec = HoldemVectorEnv(num, n, hands_per_episode=hands, escape_prob=0.02)
+    singles = [HoldemEnv(n, hands_per_episode=hands, escape_prob=0.02) for _ in range(num)]
+    obs, info = vec.reset(seed=100)
+    firsts = [e.reset(seed=100 + i) for i, e in enumerate(singles)]
+    assert np.array_equal(obs, np.stack([o for o, _ in firsts]))
+    rng = np.random.default_rng(n)
+    episodes = 0
+    for _ in range(250):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, rew, term, trunc, info = vec.step(acts)
+        assert not trunc.any()
+        for i, env in enumerate(singles):
+            o, r, t, _, inf = env.step(int(acts[i]))
+            assert t == term[i] and r == rew[i]
+            if t:
+                episodes += 1
+                assert info["_final_obs"][i]
+                assert np.array_equal(info["final_obs"][i], o)
+                o, inf = env.reset()  # same-step autoreset: the next episode's first obs
+            assert np.array_equal(o, obs[i])
+            assert np.array_equal(inf["action_mask"], info["action_mask"][i])
+    assert episodes > 0
+
+
+def test_masks_never_empty_and_spaces_contain_obs() -> None:
+    vec = HoldemVectorEnv(64, 6)
+    obs, _info = vec.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        masks = vec.action_masks()
+        assert masks.any(axis=1).all()
+        assert vec.observation_space.contains(obs)
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, *_ = vec.step(acts)
+
+
+def test_illegal_action_raises_and_steps_nothing() -> None:
+    vec = HoldemVectorEnv(4, 2)
+    _obs, info = vec.reset(seed=1)
+    acts = np.ones(4, dtype=np.int64)
+    row = (
+        int(np.flatnonzero(info["action_mask"][:, 0] == 0)[0])
+        if (info["action_mask"][:, 0] == 0).any()
+        else -1
+    )
+    if row < 0:
+        acts[0] = 99
+    else:
+        acts[row] = 0
+    before = vec._states.copy()
+    with pytest.raises(IllegalActionError):
+        vec.step(acts)
+    assert np.array_equal(before, vec._states)

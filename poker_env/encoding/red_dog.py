@@ -253,7 +253,9 @@ def env_step_table(
     play_builtin_until(
         ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share, fractions
     )
-    return OK, collect_reward(ints, chips, t), _agent_done(ints, flags, t)
+    reward = collect_reward(ints, chips, t)
+    encode_observation(ints, chips, flags, hands, public, t, seat, out)
+    return OK, reward, _agent_done(ints, flags, t)
 
 
 @njit(cache=True)

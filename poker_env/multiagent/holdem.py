@@ -170,20 +170,24 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
 
     def _end_hand(self) -> None:
         s = self._s
-        for a in self.agents:
-            q = self.possible_agents.index(a)
-            self.rewards[a] = float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
-        self._hands_left -= 1
-        changed = K.finish_hand(s, True)  # RULES.md §3: busted players leave
-        seated = [q for q in range(len(self.possible_agents)) if s[K.STATUS + q] == K.SEATED]
-        if self._hands_left <= 0 or len(seated) < 2:
+        while True:
             for a in self.agents:
-                self.terminations[a] = True
-            return
-        for a in self.agents:
-            if self.possible_agents.index(a) not in seated:
-                self.terminations[a] = True
-        self._deal(changed)
+                q = self.possible_agents.index(a)
+                self.rewards[a] += float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
+            self._hands_left -= 1
+            changed = K.finish_hand(s, True)  # RULES.md §3: busted players leave
+            seated = [q for q in range(len(self.possible_agents)) if s[K.STATUS + q] == K.SEATED]
+            if self._hands_left <= 0 or len(seated) < 2:
+                for a in self.agents:
+                    self.terminations[a] = True
+                return
+            for a in self.agents:
+                if self.possible_agents.index(a) not in seated:
+                    self.terminations[a] = True
+            self._deal(changed)
+            # Blinds can put everyone all-in: such a hand is decided at once.
+            if s[K.PHASE] != K.PHASE_OVER:
+                return
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":

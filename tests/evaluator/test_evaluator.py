@@ -1,0 +1,266 @@
+"""The evaluator against facts from outside the code: known counts, a slow reference, hand-worked examples."""
+
+from __future__ import annotations
+
+import itertools
+
+import numba
+import numpy as np
+import pytest
+from numba import njit
+
+from poker_env.cards import make_deck, parse_cards
+from poker_env.evaluator import (
+    describe_hand,
+    evaluate,
+    get_tables,
+    hand_category,
+    hand_name,
+)
+from poker_env.evaluator.kernels import eval_key
+from poker_env.evaluator.tables import RANK_KEYS
+from tests.evaluator.reference import reference_rank
+
+# Published five-card counts (52-card deck), high card .. straight flush.
+FIVE_CARD_COUNTS = [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]
+FIVE_CARD_DISTINCT = [1_277, 2_860, 858, 858, 10, 1_277, 156, 156, 10]
+# Seven-card counts (best five of seven), as published (e.g. Wikipedia "Poker probability").
+SEVEN_CARD_COUNTS = [
+    23_294_460,
+    58_627_800,
+    31_433_400,
+    6_461_620,
+    6_180_020,
+    4_047_644,
+    3_473_184,
+    224_848,
+    41_584,
+]
+# 32-card deck (RULES.md §0 gives SF, quads, FH, flush, straight; the rest by counting:
+# trips 8*4*C(7,2)*16, two pair C(8,2)*6*6*24, pair 8*6*C(7,3)*64).
+SHORT_COUNTS = [52_020, 107_520, 24_192, 10_752, 5_100, 204, 1_344, 224, 20]
+
+
+def all_hands(deck: str, k: int = 5) -> np.ndarray:
+    cards = make_deck(deck)
+    return np.array(list(itertools.combinations(cards, k)), dtype=np.int8)
+
+
+@pytest.fixture(scope="module")
+def five_card_ranks() -> np.ndarray:
+    return evaluate(all_hands("standard"), validate=False)
+
+
+def test_rank_keys_give_unique_sums_for_up_to_seven_cards() -> None:
+    counts = np.array(_count_vectors(), dtype=np.int64)
+    assert len(counts) == 76_155  # rank multisets of 0..7 cards, at most four of a rank
+    sums = counts @ RANK_KEYS.astype(np.int64)
+    assert np.unique(sums).size == len(sums)
+
+
+def _count_vectors() -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+
+    def rec(prefix: tuple[int, ...], left: int) -> None:
+        if len(prefix) == 13:
+            out.append(prefix)
+            return
+        for c in range(min(4, left) + 1):
+            rec((*prefix, c), left - c)
+
+    rec((), 7)
+    return out
+
+
+def test_all_five_card_hands_category_counts(five_card_ranks: np.ndarray) -> None:
+    assert five_card_ranks.size == 2_598_960
+    assert np.bincount(hand_category(five_card_ranks), minlength=9).tolist() == FIVE_CARD_COUNTS
+
+
+def test_all_five_card_hands_7462_distinct_ranks(five_card_ranks: np.ndarray) -> None:
+    distinct = np.unique(five_card_ranks)
+    assert distinct.size == 7_462
+    assert np.bincount(hand_category(distinct), minlength=9).tolist() == FIVE_CARD_DISTINCT
+
+
+def test_all_short_deck_hands_counts_and_840_distinct() -> None:
+    ranks = evaluate(all_hands("short"), deck="short")
+    assert ranks.size == 201_376
+    assert np.bincount(hand_category(ranks), minlength=9).tolist() == SHORT_COUNTS
+    assert np.unique(ranks).size == 840
+
+
+@njit
+def _count_all_seven(tables, counts):  # type: ignore[no-untyped-def]
+    # Incremental additive state over all C(52, 7) hands (the design's point).
+    ck, cm = tables.card_keys, tables.card_masks
+    for a in range(52):
+        ka, ma = ck[a], cm[a]
+        for b in range(a + 1, 52):
+            kb, mb = ka + ck[b], ma | cm[b]
+            for c in range(b + 1, 52):
+                kc, mc = kb + ck[c], mb | cm[c]
+                for d in range(c + 1, 52):
+                    kd, md = kc + ck[d], mc | cm[d]
+                    for e in range(d + 1, 52):
+                        ke, me = kd + ck[e], md | cm[e]
+                        for f in range(e + 1, 52):
+                            kf, mf = ke + ck[f], me | cm[f]
+                            for g in range(f + 1, 52):
+                                v = eval_key(kf + ck[g], mf | cm[g], tables)
+                                counts[(v >> 12) & 0xF] += 1
+
+
+@pytest.mark.slow
+def test_all_seven_card_hands_category_counts() -> None:
+    counts = np.zeros(9, dtype=np.int64)
+    _count_all_seven(get_tables(), counts)
+    assert counts.sum() == 133_784_560
+    assert counts.tolist() == SEVEN_CARD_COUNTS
+
+
+def _random_hands(rng: np.random.Generator, n: int, k: int, deck: str) -> np.ndarray:
+    cards = make_deck(deck)
+    return np.array([rng.choice(cards, size=k, replace=False) for _ in range(n)], dtype=np.int8)
+
+
+@pytest.mark.parametrize("deck", ["standard", "short"])
+@pytest.mark.parametrize("k", [5, 6, 7])
+@pytest.mark.parametrize("italian", [False, True])
+def test_random_hands_rank_in_reference_order(deck: str, k: int, italian: bool) -> None:
+    rng = np.random.default_rng(1000 * k + (deck == "short") + 10 * italian)
+    hands = _random_hands(rng, 600, k, deck)
+    ours = evaluate(hands, deck=deck, flush_beats_full_house=italian)
+    ref = [
+        reference_rank(tuple(int(c) for c in h), short=deck == "short", italian=italian)
+        for h in hands
+    ]
+    # Compare every pair's order (ties included), and the category itself.
+    order_ours = np.sign(ours[:, None].astype(np.int64) - ours[None, :])
+    ref_keys = sorted(set(ref))
+    ref_pos = np.array([ref_keys.index(r) for r in ref])
+    order_ref = np.sign(ref_pos[:, None] - ref_pos[None, :])
+    assert (order_ours == order_ref).all()
+    assert hand_category(ours).tolist() == [r[1] for r in ref]
+
+
+def test_short_deck_lowest_straight_is_ace_to_ten() -> None:
+    wheel = evaluate(parse_cards("Ac 7d 8h 9s Tc"), deck="short")
+    seven_to_jack = evaluate(parse_cards("7d 8h 9s Tc Jc"), deck="short")
+    assert hand_name(wheel) == "Straight"
+    assert wheel < seven_to_jack
+    trips = evaluate(parse_cards("Ac Ad Ah 9s Tc"), deck="short")
+    assert trips < wheel
+    sf_wheel = evaluate(parse_cards("Ah 7h 8h 9h Th"), deck="short")
+    assert hand_name(sf_wheel) == "Straight Flush"
+    assert sf_wheel < evaluate(parse_cards("7h 8h 9h Th Jh"), deck="short")
+    # In the 52-card deck the same five cards are only ace-high.
+    assert hand_name(evaluate(parse_cards("Ac 7d 8h 9s Tc"))) == "High Card"
+
+
+def test_standard_wheel_is_lowest_straight() -> None:
+    wheel = evaluate(parse_cards("Ac 2d 3h 4s 5c"))
+    six = evaluate(parse_cards("2c 3d 4h 5s 6c"))
+    assert hand_name(wheel) == "Straight" and wheel < six
+    assert evaluate(parse_cards("Qc Kd Ah 2s 3c")) < wheel  # no wrap-around straight
+
+
+def test_flush_beats_full_house_option() -> None:
+    flush = parse_cards("2h 5h 9h Jh Kh")
+    boat = parse_cards("7c 7d 7h 2s 2c")
+    std = evaluate([flush, boat])
+    ita = evaluate([flush, boat], flush_beats_full_house=True)
+    assert std[0] < std[1]
+    assert ita[0] > ita[1]
+    assert hand_category(ita).tolist() == [5, 6]
+
+
+def test_tie_break_rules_hand_worked() -> None:
+    # RULES.md §0: grouped ranks first, then kickers from the top; suits never break ties.
+    pairs = evaluate([parse_cards("Kh Kd 9s 5c 3h"), parse_cards("Ks Kc 9h 5d 2h")])
+    assert pairs[0] > pairs[1]
+    two_pair = evaluate([parse_cards("Ah Ad 3s 3c Kh"), parse_cards("Kc Kd Qs Qc 2h")])
+    assert two_pair[0] > two_pair[1]
+    boats = evaluate([parse_cards("3h 3d 3s Ac Ah"), parse_cards("4h 4d 4s 2c 2h")])
+    assert boats[0] < boats[1]
+    flushes = evaluate([parse_cards("Ah Qh 9h 5h 3h"), parse_cards("As Qs 9s 5s 2s")])
+    assert flushes[0] > flushes[1]
+    same = evaluate([parse_cards("Ah Kd 9s 5c 3h"), parse_cards("As Kc 9h 5d 3d")])
+    assert same[0] == same[1]
+
+
+def test_best_five_of_seven() -> None:
+    r = evaluate(parse_cards("2c 2d 2h 5s 5c 5d Ah"))
+    assert describe_hand(r) == "Full House, Fives over Twos"
+    r6 = evaluate(parse_cards("Ts Js Qs Ks As 2d"))
+    assert hand_name(r6) == "Royal Flush"
+
+
+def test_names_and_descriptions() -> None:
+    cases = {
+        "Kh Kd 7s 7c 2h": "Two Pair, Kings and Sevens",
+        "Ac 2d 3h 4s 5c": "Straight, Five high",
+        "9h 9d 9s Kc 2h": "Three of a Kind, Nines",
+        "Ah Qh 9h 5h 3h": "Flush, Ace high",
+        "Qc Qd Qh Qs 2c": "Four of a Kind, Queens",
+        "5h 6h 7h 8h 9h": "Straight Flush, Nine high",
+        "Ts Js Qs Ks As": "Royal Flush",
+        "Ah Kd 9s 5c 3h": "High Card, Ace high",
+        "Jh Jd 9s 5c 3h": "Pair, Jacks",
+    }
+    for text, want in cases.items():
+        assert describe_hand(evaluate(parse_cards(text))) == want, text
+
+
+def test_six_and_seven_cards_match_best_of_subsets() -> None:
+    rng = np.random.default_rng(5)
+    hands = _random_hands(rng, 300, 7, "standard")
+    best = np.array(
+        [max(evaluate(np.array(list(itertools.combinations(h, 5)), dtype=np.int8))) for h in hands]
+    )
+    assert (evaluate(hands) == best).all()
+
+
+def test_single_hand_and_dtypes() -> None:
+    hand = parse_cards("As Ks Qs Js Ts")
+    r = evaluate(hand)
+    assert np.ndim(r) == 0
+    for dtype in (np.int8, np.int16, np.int32, np.int64, np.uint8):
+        assert evaluate(hand.astype(dtype)) == r
+
+
+def test_threads_give_the_same_ranks() -> None:
+    hands = _random_hands(np.random.default_rng(9), 1000, 7, "standard")
+    big = np.tile(hands, (250, 1))  # 250,000 rows: above the parallel threshold
+    assert (
+        evaluate(big, num_threads=1)
+        == evaluate(big, num_threads=max(2, numba.config.NUMBA_NUM_THREADS))
+    ).all()
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ([[0, 1, 2, 3]], "shape"),
+        ([[0, 1, 2, 3, 4, 5, 6, 7]], "shape"),
+        ([[0, 1, 2, 3, 52]], "row 0: card 52 is outside the deck"),
+        ([[0, 1, 2, 3, 4], [5, 6, 7, 8, 5]], "row 1: card 5 .* appears twice"),
+        ([[0.0, 1.0, 2.0, 3.0, 4.0]], "integer"),
+        ([[-1, 1, 2, 3, 4]], "outside the deck"),
+    ],
+)
+def test_bad_input_names_the_problem(cards: list[list[float]], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        evaluate(np.array(cards))
+
+
+def test_short_deck_rejects_low_cards() -> None:
+    with pytest.raises(ValueError, match="32-card deck"):
+        evaluate(parse_cards("2c 7d 8h 9s Tc"), deck="short")
+    with pytest.raises(ValueError, match="unknown deck"):
+        evaluate(parse_cards("2c 7d 8h 9s Tc"), deck="pinochle")  # type: ignore[arg-type]
+
+
+def test_validate_false_never_crashes_on_repeated_cards() -> None:
+    junk = np.full((1000, 7), 51, dtype=np.int8)  # seven aces of spades: meaningless, but no crash
+    assert evaluate(junk, validate=False).shape == (1000,)

@@ -113,11 +113,13 @@ def encode_observation(
     out[156] = ints[t, I_POT] / total
     out[157] = chips[t, s] / total
     for i in range(p):
-        out[158 + i] = chips[t, (s + i) % p] / total
+        q = s + i
+        out[158 + i] = chips[t, q - p if q >= p else q] / total
     dealer = ints[t, I_DEALER]
     place = 0
     for i in range(1, p + 1):
-        q = (dealer + i) % p
+        q = dealer + i
+        q = q - p if q >= p else q
         if q == s:
             break
         if flags[t, q] & F_SEATED:

@@ -211,6 +211,12 @@ def rand_below(rng: NDArray[np.uint64], t: int, n: int) -> int:  # pragma: no co
     return k if k < n else n - 1
 
 
+@njit(cache=True, inline="always")
+def _wrap(x: int, p: int) -> int:  # pragma: no cover - compiled
+    # Seat arithmetic without an integer division: 0 <= x < 2p always holds here.
+    return x - p if x >= p else x
+
+
 @njit(cache=True)
 def _shuffle(deck: NDArray[np.int8], rng: NDArray[np.uint64], t: int) -> None:  # pragma: no cover
     # Fisher-Yates; each 64-bit draw gives two 32-bit halves, mapped to [0, i] by
@@ -243,30 +249,33 @@ def draw_for_dealer(
         (dealer, cards used), written to ``log`` as (seat, card) rows; dealer is -1
         when ``order`` (or ``log``) ran out before the tie was broken.
     """
-    contenders = np.arange(num_players)
-    num_contenders = num_players
+    # Contenders as a bit mask of seats (no allocation: this runs once per game).
+    contenders = (1 << num_players) - 1
     pos = 0
-    ranks = np.zeros(num_players, np.int64)
     while True:
+        first = pos
         best = -1
-        for i in range(num_contenders):
+        for seat in range(num_players):
+            if not (contenders >> seat) & 1:
+                continue
             if pos >= order.shape[0] or pos >= log.shape[0]:
                 return -1, pos
-            c = order[pos]
-            log[pos, 0] = contenders[i]
+            c = np.int64(order[pos])
+            log[pos, 0] = seat
             log[pos, 1] = c
             pos += 1
-            ranks[i] = c // 4
-            if ranks[i] > best:
-                best = ranks[i]
-        n = 0
-        for i in range(num_contenders):
-            if ranks[i] == best:
-                contenders[n] = contenders[i]
-                n += 1
-        num_contenders = n
+            if c >> 2 > best:
+                best = c >> 2
+        contenders = 0
+        num_contenders = 0
+        winner = -1
+        for i in range(first, pos):
+            if order[i] >> 2 == best:
+                contenders |= 1 << log[i, 0]
+                num_contenders += 1
+                winner = log[i, 0]
         if num_contenders == 1:
-            return contenders[0], pos
+            return winner, pos
 
 
 @njit(cache=True)
@@ -318,7 +327,7 @@ def _next_seated(
 ) -> int:  # pragma: no cover
     p = ints[t, I_NUM_PLAYERS]
     for k in range(1, p + 1):
-        q = (s + k) % p
+        q = _wrap(s + k, p)
         if flags[t, q] & F_SEATED:
             return q
     return -1
@@ -362,7 +371,7 @@ def _start_deal(
     pos = 0
     for k in range(hand_size):
         for i in range(1, p + 1):
-            s = (dealer + i) % p
+            s = _wrap(dealer + i, p)
             if flags[t, s] & F_SEATED:
                 hands[t, s, k] = deck[t, pos]
                 pos += 1
@@ -495,7 +504,7 @@ def apply_action(
         for k in range(hand_size):
             c = hands[t, s, k]
             # Same suit, higher rank; show the lowest such card.
-            if c % 4 == turned % 4 and c > turned and (best < 0 or c < best):
+            if (c & 3) == (turned & 3) and c > turned and (best < 0 or c < best):
                 best = c
         if best >= 0:
             # RULES.md §2: he shows that card, takes back the bet and as much from the pot.
@@ -529,7 +538,7 @@ def apply_action(
     nxt = -1
     if s != dealer:
         for k in range(1, p + 1):
-            q = (s + k) % p
+            q = _wrap(s + k, p)
             if (flags[t, q] & F_SEATED) and not (flags[t, q] & F_HAS_BET):
                 nxt = q
                 break

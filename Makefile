@@ -9,7 +9,7 @@ TORCH_PIN := torch==2.13.0
 # Test threads: numba's parallel loops are erratic on a busy 2-core machine.
 export NUMBA_NUM_THREADS ?= 2
 
-.PHONY: help install demo test test-all lint bench clean
+.PHONY: help install demo test test-fast lint bench clean
 
 help:
 	@echo "make demo   - the main job (set-up included)"
@@ -27,8 +27,10 @@ $(VENV)/.installed: pyproject.toml
 install: $(VENV)/.installed
 
 $(VENV)/.bench-installed: $(VENV)/.installed
-	-$(PIP) install --quiet pokerkit treys phevaluator
-	-$(PIP) install --quiet eval7
+	# Peers measured in the same run; a peer that fails to install shows as n/a.
+	-$(PIP) install --quiet pokerkit==0.7.7 treys phevaluator eval7
+	-$(PIP) install --quiet rlcard==1.2.0 pygame==2.6.1
+	-$(PIP) install --quiet open_spiel==2.0.2
 	touch $@
 
 demo: install
@@ -47,7 +49,7 @@ lint: install
 	$(VENV)/bin/lint-imports
 
 bench: $(VENV)/.bench-installed
-	NUMBA_NUM_THREADS=$$(nproc) $(PY) bench/run.py
+	NUMBA_NUM_THREADS=$$(nproc) $(PY) bench/run.py $(SUITES)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -1,0 +1,45 @@
+"""Every benchmark in one run (peers measured in the same run: compare ratios).
+
+Usage: ``python bench/run.py [evaluator|draw|red_dog|holdem|peers ...]``.
+Threads: numba's ``NUMBA_NUM_THREADS``; single-thread rows are the ones to quote.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from bench.common import machine_line  # noqa: E402
+
+SUITES = ["evaluator", "draw", "red_dog", "holdem", "peers"]
+
+
+def main(argv: list[str]) -> int:
+    suites = argv or SUITES
+    unknown = sorted(set(suites) - set(SUITES))
+    if unknown:
+        print(f"unknown benchmark(s) {unknown}; allowed: {SUITES}", file=sys.stderr)
+        return 2
+    print(f"# poker_env benchmarks ({machine_line()}, {time.strftime('%Y-%m-%d %H:%M')})")
+    failed = 0
+    for name in suites:
+        try:
+            module = importlib.import_module(f"bench.bench_{name}")
+        except ModuleNotFoundError as exc:
+            print(f"\n### {name}: not available ({exc})")
+            continue
+        try:
+            module.main()
+        except Exception:  # one broken suite must not hide the others' figures
+            failed += 1
+            traceback.print_exc()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

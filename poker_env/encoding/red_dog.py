@@ -266,7 +266,7 @@ def collect_reward(
 ) -> float:  # pragma: no cover
     """Agent's chips won or lost since the last reward, in antes."""
     seat = ints[t, I_AGENT]
-    reward = (chips[t, seat] - ints[t, I_BASE]) / ints[t, I_ANTE]
+    reward = float((chips[t, seat] - ints[t, I_BASE]) / ints[t, I_ANTE])
     ints[t, I_BASE] = chips[t, seat]
     return reward
 

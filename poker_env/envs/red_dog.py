@@ -150,7 +150,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
     - v0: first version.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -184,8 +184,9 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self.random_share = float(opponent_random_share)
         self.opponents = self._check_opponents(opponents)
         self.render_mode = render_mode
-        self.action_space = spaces.Discrete(1 + self.fractions.size)
-        self.observation_space = observation_space_for(self.config)
+        self.num_actions = 1 + int(self.fractions.size)
+        self.action_space = spaces.Discrete(self.num_actions)  # type: ignore[assignment]
+        self.observation_space = observation_space_for(self.config)  # type: ignore[assignment]
         self.state = new_state(1)
         self._obs = np.zeros(obs_size(num_players), np.float32)
         self._opp_obs = np.zeros(obs_size(num_players), np.float32)
@@ -266,7 +267,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         return self._obs.copy(), float(reward), self._done, False, self._info()
 
     def _raise_illegal(self, action: int) -> None:
-        legal = list(range(int(self.action_space.n)))
+        legal = list(range(self.num_actions))
         raise IllegalActionError(
             action, legal, PHASE_NAMES[int(self.state.ints[0, I_PHASE])], "unknown action index"
         )
@@ -275,7 +276,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         assert self.opponents is not None
         st = self.state
         agent = self.agent_seat
-        mask = np.ones(int(self.action_space.n), np.int8)
+        mask = np.ones(self.num_actions, np.int8)
         while st.ints[0, I_PHASE] == PHASE_BET and st.ints[0, I_TO_ACT] != agent:
             s = int(st.ints[0, I_TO_ACT])
             policy = self.opponents[s]
@@ -292,8 +293,8 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
     def action_masks(self) -> NDArray[np.int8]:
         """Legal actions now (int8; the form MaskablePPO reads)."""
         if self._done:
-            return np.zeros(int(self.action_space.n), np.int8)
-        return np.ones(int(self.action_space.n), np.int8)
+            return np.zeros(self.num_actions, np.int8)
+        return np.ones(self.num_actions, np.int8)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.agent_seat}
@@ -303,7 +304,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         """The agent's seat in this episode."""
         return int(self.state.ints[0, I_AGENT])
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """Text of the table from the agent's seat (render_mode "ansi")."""
         if self.render_mode != "ansi":
             return None

@@ -195,7 +195,7 @@ def rand_u64(rng: NDArray[np.uint64], t: int) -> np.uint64:  # pragma: no cover 
     z = rng[t]
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    return np.uint64(z ^ (z >> _S31))
 
 
 @njit(cache=True)
@@ -260,7 +260,7 @@ def draw_for_dealer(
                 continue
             if pos >= order.shape[0] or pos >= log.shape[0]:
                 return -1, pos
-            c = np.int64(order[pos])
+            c = int(order[pos])
             log[pos, 0] = seat
             log[pos, 1] = c
             pos += 1
@@ -442,7 +442,7 @@ def max_bet(ints: NDArray[np.int64], chips: NDArray[np.int64], t: int) -> int:  
     s = ints[t, I_TO_ACT]
     if s < 0:
         return 0
-    return min(ints[t, I_POT], chips[t, s])
+    return int(min(ints[t, I_POT], chips[t, s]))
 
 
 @njit(cache=True)
@@ -572,7 +572,7 @@ def win_probability_kernel(
     top0 = top1 = top2 = top3 = -1
     num_hand = 0
     for k in range(ints[t, I_HAND_SIZE]):
-        c = np.int64(hands[t, s, k])
+        c = int(hands[t, s, k])
         if c < 0:
             continue
         if public[t, c] == 0:  # own cards already shown are counted with the public ones
@@ -592,7 +592,7 @@ def win_probability_kernel(
         if top >= 0:
             wins += top >> 2
     for k in range(ints[t, I_HAND_SIZE]):
-        c = np.int64(hands[t, s, k])
+        c = int(hands[t, s, k])
         if c >= 0 and public[t, c] == 0 and c < _suit_top(top0, top1, top2, top3, c & 3):
             wins -= 1
     num_public = 0

@@ -23,7 +23,7 @@ from poker_env.games.red_dog import F_SEATED, RedDogConfig, RedDogGame
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 
 
-class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):
+class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: ignore[misc]
     """Red Dog (RULES.md §2) with every seat an agent ``player_0 .. player_{P-1}``.
 
     Observation of each agent: a dict with ``"observation"`` (the layout of

@@ -228,7 +228,7 @@ def _finish_batch(
         encode_observation(ints, chips, flags, hands, public, t, ints[t, I_AGENT], obs[t])
 
 
-class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]):
+class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
     """``num_envs`` tables of ``poker_env/RedDog-v0`` stepped together.
 
     Observation, action, reward and episode end are those of
@@ -249,7 +249,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         num_threads: threads for the compiled step (numba prange); 1 by default.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]
         "render_modes": [],
         "autoreset_mode": AutoresetMode.SAME_STEP,
     }
@@ -413,7 +413,9 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         if self.opponents is None:
             kernel = _step_serial if self.num_threads == 1 else _step_parallel
             if self.num_threads > 1:
-                numba.set_num_threads(min(self.num_threads, numba.config.NUMBA_NUM_THREADS))
+                numba.set_num_threads(
+                    min(self.num_threads, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
+                )
             kernel(
                 *st, acts, self._cfg, self.agent_seat_option, self.random_share, self.fractions,
                 self._obs, self._final_obs, self._rewards, self._dones,

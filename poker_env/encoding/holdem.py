@@ -55,6 +55,7 @@ __all__ = [
 ]
 
 DEFAULT_FRACTIONS = (0.5, 0.75, 1.0, 2.0)
+MAX_FRACTIONS = K.MAX_ACTIONS - 4
 
 # Env fields of the state row (K.ENV_FIELDS..31).
 AGENT = K.ENV_FIELDS
@@ -133,7 +134,7 @@ def action_mask(
 ) -> None:
     """Legal discrete actions of the seat to act, and the raise-to amount of each."""
     na = fractions.shape[0] + 4
-    lg = np.empty(K.LEGAL_SIZE, dtype=np.int64)
+    lg = s[K.SCR_LEGAL : K.SCR_LEGAL + K.LEGAL_SIZE]
     K.legal(s, lg)
     for i in range(na):
         mask[i] = 0
@@ -178,23 +179,24 @@ def action_mask(
 def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables) -> int:  # type: ignore[no-untyped-def]
     """Play discrete action ``idx`` for the seat to act; ``ILLEGAL`` if masked (nothing changes)."""
     na = fractions.shape[0] + 4
-    mask = np.empty(na, dtype=np.int8)
-    amounts = np.empty(na, dtype=np.int64)
+    mask = s[K.SCR_MASK : K.SCR_MASK + na]
+    amounts = s[K.SCR_AMOUNTS : K.SCR_AMOUNTS + na]
     action_mask(s, fractions, mask, amounts)
     if idx < 0 or idx >= na or mask[idx] == 0:
         return ILLEGAL
+    amount = amounts[idx]
     if idx == 0:
         return K.act(s, K.FOLD, 0, tables)
     if idx == 1:
         return K.act(s, K.CHECK_CALL, 0, tables)
     if idx == na - 1:
         return K.act(s, K.ALL_IN, 0, tables)
-    return K.act(s, K.RAISE_TO, amounts[idx], tables)
+    return K.act(s, K.RAISE_TO, amount, tables)
 
 
 @njit(cache=True)
 def _start_next_hand(s: np.ndarray, rng: np.ndarray, i: int, changed: bool, tables) -> None:  # type: ignore[no-untyped-def]
-    deck = np.empty(52, dtype=np.int64)
+    deck = s[K.DECK : K.DECK + 52]  # shuffled in place; start_hand keeps it there
     button = K.next_button(s, changed, K.rng_below(rng, i, 1 << 30))
     K.rng_shuffle(rng, i, deck)
     K.start_hand(s, deck, button, tables)
@@ -232,8 +234,8 @@ def resume_table(
     agent = s[AGENT]
     reward = 0.0
     na = fractions.shape[0] + 4
-    mask = np.empty(na, dtype=np.int8)
-    amounts = np.empty(na, dtype=np.int64)
+    mask = s[K.SCR_MASK : K.SCR_MASK + na]
+    amounts = s[K.SCR_AMOUNTS : K.SCR_AMOUNTS + na]
     while True:
         if s[K.PHASE] == K.PHASE_OVER:
             reward += (s[K.STACK + agent] - s[K.START_STACK + agent]) / s[K.BASE]
@@ -314,7 +316,7 @@ def observe_agent(
 ) -> None:
     """The agent seat's observation and action mask."""
     encode(s, s[AGENT], scale, obs)
-    amounts = np.empty(mask.shape[0], dtype=np.int64)
+    amounts = s[K.SCR_AMOUNTS : K.SCR_AMOUNTS + mask.shape[0]]
     if s[K.TO_ACT] == s[AGENT] and s[K.PHASE] == K.PHASE_BETTING:
         action_mask(s, fractions, mask, amounts)
     else:

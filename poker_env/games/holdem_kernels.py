@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from poker_env.evaluator.kernels import eval_cards
+from poker_env.evaluator.kernels import eval_key
 
 MAX_SEATS = 10
 
@@ -57,7 +57,14 @@ BOARD = HOLE + 2 * MAX_SEATS  # five cards, revealed NUM_BOARD at a time
 DECK = BOARD + 5  # the 52-card order the hand was dealt from
 STREET_PUT = DECK + 52  # chips put in per street and seat: [street * MAX_SEATS + seat]
 STREET_RAISES = STREET_PUT + 4 * MAX_SEATS  # bets and raises per street
-STATE_SIZE = STREET_RAISES + 4
+# Scratch space, so that hot kernels allocate nothing (not game state: a refused
+# action may leave scratch values behind).
+SCR_LEGAL = STREET_RAISES + 4
+SCR_LEVELS = SCR_LEGAL + 8
+SCR_MASK = SCR_LEVELS + MAX_SEATS
+SCR_AMOUNTS = SCR_MASK + 16
+MAX_ACTIONS = 16  # scratch room for discrete actions (encoding: 4 + at most 12 fractions)
+STATE_SIZE = SCR_AMOUNTS + MAX_ACTIONS
 
 # Phases.
 PHASE_IDLE = 0  # between hands
@@ -352,14 +359,22 @@ def _award_uncontested(s: np.ndarray) -> None:
 def _showdown(s: np.ndarray, tables) -> None:  # type: ignore[no-untyped-def]
     n = s[NUM_SEATS]
     s[NUM_BOARD] = 5
-    cards = np.empty(7, dtype=np.int64)
+    # The evaluator's additive hand state: the board's once, plus each player's hole cards.
+    keys = tables.card_keys
+    masks = tables.card_masks
+    board_key = np.uint64(0)
+    board_mask = np.uint64(0)
     for i in range(5):
-        cards[2 + i] = s[BOARD + i]
+        c = s[BOARD + i]
+        board_key += keys[c]
+        board_mask |= masks[c]
     for q in range(n):
         if _in_hand(s[STATUS + q]):
-            cards[0] = s[HOLE + 2 * q]
-            cards[1] = s[HOLE + 2 * q + 1]
-            s[RANK + q] = eval_cards(cards, tables)
+            c0 = s[HOLE + 2 * q]
+            c1 = s[HOLE + 2 * q + 1]
+            s[RANK + q] = eval_key(
+                board_key + keys[c0] + keys[c1], board_mask | masks[c0] | masks[c1], tables
+            )
     distribute(s)
 
 
@@ -373,7 +388,7 @@ def distribute(s: np.ndarray) -> None:
     the odd chips go to the first winner clockwise from the dealer.
     """
     n = s[NUM_SEATS]
-    levels = np.empty(MAX_SEATS, dtype=np.int64)
+    levels = s[SCR_LEVELS : SCR_LEVELS + MAX_SEATS]
     nl = 0
     top = 0
     for q in range(n):
@@ -499,7 +514,7 @@ def check_action(s: np.ndarray, kind: int, amount: int, lg: np.ndarray) -> int:
 @njit(cache=True)
 def act(s: np.ndarray, kind: int, amount: int, tables) -> int:  # type: ignore[no-untyped-def]
     """Apply the acting seat's action; returns ``OK`` or an ``ERR_*`` code (nothing changed)."""
-    lg = np.empty(LEGAL_SIZE, dtype=np.int64)
+    lg = s[SCR_LEGAL : SCR_LEGAL + LEGAL_SIZE]
     code = check_action(s, kind, amount, lg)
     if code != OK:
         return code
@@ -633,8 +648,8 @@ def rng_next(rng: np.ndarray, i: int) -> np.uint64:
 
 @njit(cache=True)
 def rng_below(rng: np.ndarray, i: int, k: int) -> int:
-    """A uniform integer in ``[0, k)``."""
-    return int((rng_next(rng, i) >> np.uint64(11)) % np.uint64(k))
+    """A uniform integer in ``[0, k)``, ``k < 2**32`` (multiply-shift: no division)."""
+    return int(((rng_next(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
 
 
 @njit(cache=True)

@@ -61,7 +61,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         if render_mode not in (None, "ansi"):
             raise ConfigError("render_mode", render_mode, "None or 'ansi'")
         fr = np.asarray(raise_fractions, dtype=np.float64)
-        if fr.ndim != 1 or fr.size == 0 or np.any(fr <= 0):
+        if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
             raise ConfigError(
                 "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
             )

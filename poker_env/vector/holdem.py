@@ -104,7 +104,7 @@ class HoldemVectorEnv(VectorEnv):  # type: ignore[misc]
         if not 0.0 <= escape_prob <= 1.0:
             raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
         fr = np.asarray(raise_fractions, dtype=np.float64)
-        if fr.ndim != 1 or fr.size == 0 or np.any(fr <= 0):
+        if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
             raise ConfigError(
                 "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
             )

@@ -85,11 +85,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self.config = config if config is not None else DrawConfig(**rules)
         if render_mode not in (None, "ansi"):
             raise ConfigError("render_mode", render_mode, "None or 'ansi'")
-        fr = tuple(float(f) for f in pot_fractions)
-        if not all(f > 0 for f in fr):
-            raise ConfigError(
-                "pot_fractions", pot_fractions, "a tuple of positive fractions of the pot"
-            )
+        fr = enc.check_pot_fractions(pot_fractions)
         if opponent is not None and not isinstance(opponent, Policy):
             raise ConfigError(
                 "opponent", opponent, "None (uniformly random legal actions) or a Policy"
@@ -112,7 +108,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         k = fp.size
         self._s = self._ib[: L.NUM_COLS]
         self._cfg = self._ib[L.NUM_COLS : L.NUM_COLS + L.NUM_CFG]
-        self._ep = self._ib[L.NUM_COLS + L.NUM_CFG :]
+        self._ep = self._ib[L.NUM_COLS + L.NUM_CFG : L.NUM_COLS + L.NUM_CFG + enc.NUM_EP]
         self._rew = self._fb[0:2]
         self._fp = self._fb[2 : 2 + k]
         self._buf = self._fb[2 + k :]
@@ -130,11 +126,11 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         if self._rand is None or seed is not None:
             self._rand = RandomBuffer(self.np_random, out=self._buf)
             self._s[L.S_CURSOR] = 0
-        self._rand.refill_if_low(self._s)
-        code = enc.single_reset(self._ib, self._tt, self._fb)
-        code = self._play_opponent(code)
-        enc.encode_obs(self._s, self._cfg, self.agent_seat, self._obs)
-        enc.env_mask(self._s, self._cfg, self._ep, self._fp, self._mask)
+        # No refill here: the batched env resets a table inside the step that ended
+        # it, so the refill rule applies before steps (and opponent moves) only.
+        self._rew[:] = 0.0
+        code = enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
+        self._play_opponent(code)
         self._done = False
         return self._obs.copy(), self._info()
 
@@ -143,8 +139,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
     ) -> tuple[NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
         if self._done or self._rand is None:
             raise RuntimeError("step() on a finished or never reset episode: call reset() first")
-        rand = self._rand
-        rand.refill_if_low(self._s)
+        self._rand.refill_if_low(self._s)
         if self.illegal_action == "passive":
             action = self._passive_if_illegal(int(action))
         code = enc.single_step(
@@ -154,10 +149,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             raise IllegalActionError(
                 int(action), np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
             )
-        if code == enc.ADV_OPP:
-            code = self._play_opponent(code)
-            enc.encode_obs(self._s, self._cfg, self.agent_seat, self._obs)
-            enc.env_mask(self._s, self._cfg, self._ep, self._fp, self._mask)
+        code = self._play_opponent(code)
         terminated = code == enc.ADV_DONE
         truncated = (not terminated) and self._truncate()
         self._done = terminated or truncated
@@ -211,7 +203,8 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             enc.env_mask(self._s, self._cfg, self._ep, self._fp, mask)
             a = int(self.opponent.act(obs, mask))
             self._rand.refill_if_low(self._s)
-            code = enc.single_opp_step(self._ib, self._tt, self._fb, a)
+            # Continues the agent's step: rewards add up; the agent's view is encoded last.
+            code = enc.single_step(self._ib, self._tt, self._fb, a, True, self._obs, self._mask)
             if code == enc.ADV_ILLEGAL:
                 raise IllegalActionError(
                     a, np.flatnonzero(mask).tolist(), self._phase_name(), "opponent policy"

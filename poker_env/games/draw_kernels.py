@@ -96,7 +96,7 @@ ST_BAD_AMOUNT = 2  # legal kind, amount out of bounds
 ST_BAD_KIND = 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _uniform(s: NDArray[np.int64], rbuf: NDArray[np.float64]) -> float:
     i = s[S_CURSOR]
     if i >= rbuf.shape[0]:
@@ -107,7 +107,7 @@ def _uniform(s: NDArray[np.int64], rbuf: NDArray[np.float64]) -> float:
     return rbuf[i]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _next_card(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.float64]) -> int:
     # A lazy Fisher-Yates shuffle: the card at DECK_POS is drawn uniformly from the
     # stock still undealt, so a hand consumes one uniform per card it uses.
@@ -121,7 +121,7 @@ def _next_card(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.fl
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def capacity(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
     """Chips ``seat`` can still put in: money, plus worn items for the computer."""
     c = s[S_STACK + seat]
@@ -130,7 +130,7 @@ def capacity(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _pay(
     s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int, amount: int, is_bet: bool
 ) -> None:
@@ -143,7 +143,7 @@ def _pay(
         s[S_BET + seat] += amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _push_hist(s: NDArray[np.int64], seat: int, kind: int, amount: int) -> None:
     n = s[S_HIST_N]
     if n == HIST_LEN:
@@ -157,7 +157,7 @@ def _push_hist(s: NDArray[np.int64], seat: int, kind: int, amount: int) -> None:
     s[S_HIST_N] = n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal(s: NDArray[np.int64], cfg: NDArray[np.int64], lg: NDArray[np.int64]) -> None:
     """Fill ``lg`` (LG_SIZE): a flag per action kind, then the BET/RAISE amount bounds.
 
@@ -211,7 +211,7 @@ def legal(s: NDArray[np.int64], cfg: NDArray[np.int64], lg: NDArray[np.int64]) -
         lg[K_SKIP_BUY_BACK] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _award(s: NDArray[np.int64], cfg: NDArray[np.int64], winner: int, how: int) -> None:
     mask = 0
     for i in range(MAX_ITEMS):
@@ -226,7 +226,7 @@ def _award(s: NDArray[np.int64], cfg: NDArray[np.int64], winner: int, how: int) 
     s[S_HOW] = how
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _end_round(s: NDArray[np.int64]) -> None:
     s[S_BET] = 0
     s[S_BET + 1] = 0
@@ -235,7 +235,7 @@ def _end_round(s: NDArray[np.int64]) -> None:
     s[S_TO_ACT] = s[S_FIRST]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def _call(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
     opp = 1 - seat
     to_call = s[S_BET + opp] - s[S_BET + seat]
@@ -251,7 +251,7 @@ def _call(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
     return amount
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _showdown(s: NDArray[np.int64], cfg: NDArray[np.int64], tables: Any) -> None:
     r0 = eval_cards(s[S_HANDS : S_HANDS + 5], tables)
     r1 = eval_cards(s[S_HANDS + 5 : S_HANDS + 10], tables)
@@ -289,6 +289,21 @@ def apply_action(
         amount < lg[LG_LO] or amount > lg[LG_HI]
     ):
         return ST_BAD_AMOUNT
+    apply_legal(s, cfg, tables, rbuf, kind, amount)
+    return ST_OK
+
+
+@njit(cache=True, _nrt=False)
+def apply_legal(
+    s: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    tables: Any,
+    rbuf: NDArray[np.float64],
+    kind: int,
+    amount: int,
+) -> None:
+    """The effect of an action already checked by :func:`legal` (the env drivers check
+    it through the action mask); :func:`apply_action` is the checked entry point."""
     seat = s[S_TO_ACT]
     opp = 1 - seat
     if kind == K_DROP:
@@ -337,10 +352,9 @@ def apply_action(
         begin_hand(s, cfg, rbuf)
     elif kind == K_SKIP_BUY_BACK:
         begin_hand(s, cfg, rbuf)
-    return ST_OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_match(s: NDArray[np.int64], cfg: NDArray[np.int64], winner: int) -> None:
     # A pot left by a tie goes to the match winner and settles the stakes.
     s[S_MATCH_WINNER] = winner
@@ -348,7 +362,7 @@ def _end_match(s: NDArray[np.int64], cfg: NDArray[np.int64], winner: int) -> Non
     s[S_PHASE] = PH_MATCH_END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def begin_hand(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.float64]) -> None:
     """Ante, shuffle and deal the next hand; or end the match when an ante cannot be paid."""
     ante = cfg[C_ANTE]
@@ -387,7 +401,7 @@ def begin_hand(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.fl
     s[S_TO_ACT] = s[S_FIRST]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_hand(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.float64]) -> None:
     """Between hands (phase PH_HAND_END): the buy-back, then the next deal."""
     if can_buy_back(s, cfg):
@@ -400,7 +414,7 @@ def next_hand(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.flo
     begin_hand(s, cfg, rbuf)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_match(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.float64]) -> None:
     """A fresh match: money, wardrobe, a coin flip for who acts first, the first deal."""
     cursor = s[S_CURSOR]
@@ -418,7 +432,7 @@ def start_match(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.f
     begin_hand(s, cfg, rbuf)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def chips_total(s: NDArray[np.int64]) -> int:
     """Stacks + pot + bank: constant (2 x starting money) over a whole match."""
     return s[S_STACK] + s[S_STACK + 1] + s[S_POT] + s[S_BANK]

@@ -60,7 +60,7 @@ __all__ = [
 DEFAULT_WARDROBE: tuple[str, ...] = ("hat", "scarf", "gloves", "jacket", "shoes", "belt")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_wardrobe(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> None:
     """Every item worn, nothing at stake, nothing lost, the bank even."""
     n = cfg[C_NUM_ITEMS]
@@ -72,7 +72,7 @@ def reset_wardrobe(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> None:
     s[S_BANK] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def stake_to_cover(s: NDArray[np.int64], cfg: NDArray[np.int64], amount: int) -> None:
     """Stake worn items, next first, until the computer's money covers ``amount``.
 
@@ -91,7 +91,7 @@ def stake_to_cover(s: NDArray[np.int64], cfg: NDArray[np.int64], amount: int) ->
         s[S_BANK] -= value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def settle_stakes(s: NDArray[np.int64], cfg: NDArray[np.int64], computer_won: bool) -> None:
     """Settle every item at stake once a pot is decided (RULES.md §1, "Settling")."""
     if s[S_STAKED] == 0:
@@ -111,7 +111,7 @@ def settle_stakes(s: NDArray[np.int64], cfg: NDArray[np.int64], computer_won: bo
     s[S_STAKED] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def can_buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> bool:
     """A lost item exists, no pot is pending, and money >= item value + reserve."""
     return (
@@ -122,13 +122,13 @@ def can_buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> bool:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def default_wants_buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> bool:
     """The computer's default buy-back rule: buy back whenever she may."""
     return can_buy_back(s, cfg)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> int:
     """Buy back the most recently lost item (the highest index); returns its index."""
     value = cfg[C_ITEM_VALUE]
@@ -143,7 +143,7 @@ def buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
 def worth(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
     """Money plus the value of worn items: what rewards measure (items at stake are
     offset by the chips received for them, so they count as neither)."""

@@ -1,0 +1,436 @@
+"""``DrawVectorEnv``: N tables of five-card draw stepped by one compiled call.
+
+Each table plays FiveCardDraw-v0 episodes (one pot each) through the same driver
+kernels as the single env (:mod:`poker_env.encoding.draw`, rules in
+:mod:`poker_env.games.draw_kernels`). Table ``i`` draws every random number from its
+own Generator, seeded ``seed + i``, with the single env's refill rule, so N tables
+with seeds ``s .. s+N-1`` play exactly the episodes of N single envs with those seeds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numba
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+from numba import njit, prange
+from numpy.typing import NDArray
+
+from poker_env.encoding import draw as enc
+from poker_env.encoding.draw import (
+    ADV_DONE,
+    ADV_OPP,
+    EP_AGENT,
+    encode_obs,
+    encode_view,
+    make_tables,
+    opp_step_row,
+    reset_row,
+    step_row,
+)
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games import draw_layout as L
+from poker_env.games.draw import DrawConfig, eval_tables
+from poker_env.policy import BatchPolicy
+
+__all__ = ["DrawVectorEnv"]
+
+
+@njit(cache=True, _nrt=False)
+def _finish(
+    i: int,
+    code: int,
+    S: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    tables: Any,
+    R: NDArray[np.float64],
+    ep: NDArray[np.int64],
+    fp: NDArray[np.float64],
+    W: NDArray[np.float64],
+    LG: NDArray[np.int64],
+    rewards: NDArray[np.float64],
+    terms: NDArray[np.bool_],
+    obs: NDArray[np.float32],
+    masks: NDArray[np.int8],
+    final_obs: NDArray[np.float32],
+    need_opp: NDArray[np.bool_],
+) -> None:
+    agent = ep[EP_AGENT]
+    rewards[i] += W[i, agent]
+    if code == ADV_DONE:
+        # Same-step autoreset: keep the final view, start the next episode now.
+        terms[i] = True
+        encode_obs(S[i], cfg, agent, final_obs[i])
+        code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i])
+    if code == ADV_OPP:
+        need_opp[i] = True
+        return
+    need_opp[i] = False
+    encode_view(S[i], cfg, ep, fp, agent, LG[i], obs[i], masks[i])
+
+
+@njit(cache=True, _nrt=False)
+def _row_step(
+    i: int,
+    a: int,
+    is_opp: bool,
+    S: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    tables: Any,
+    R: NDArray[np.float64],
+    ep: NDArray[np.int64],
+    fp: NDArray[np.float64],
+    W: NDArray[np.float64],
+    LG: NDArray[np.int64],
+    rewards: NDArray[np.float64],
+    terms: NDArray[np.bool_],
+    obs: NDArray[np.float32],
+    masks: NDArray[np.int8],
+    final_obs: NDArray[np.float32],
+    need_opp: NDArray[np.bool_],
+) -> None:
+    # One table's step. Compiled without reference counting: the row views below
+    # would otherwise cost two atomic operations each.
+    W[i, 0] = 0.0
+    W[i, 1] = 0.0
+    if is_opp:
+        code = opp_step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i])
+    else:
+        code = step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i])
+    _finish(
+        i, code, S, cfg, tables, R, ep, fp, W, LG, rewards, terms, obs, masks, final_obs, need_opp
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _vec_reset(
+    S: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    tt: Any,
+    R: NDArray[np.float64],
+    ep: NDArray[np.int64],
+    fp: NDArray[np.float64],
+    W: NDArray[np.float64],
+    LG: NDArray[np.int64],
+    obs: NDArray[np.float32],
+    masks: NDArray[np.int8],
+    need_opp: NDArray[np.bool_],
+) -> None:
+    tables = make_tables(tt)
+    agent = ep[EP_AGENT]
+    for i in range(S.shape[0]):
+        code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i])
+        need_opp[i] = code == ADV_OPP
+        if code != ADV_OPP:
+            encode_view(S[i], cfg, ep, fp, agent, LG[i], obs[i], masks[i])
+
+
+@njit(cache=True, _nrt=False)
+def _vec_step(
+    S: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    tt: Any,
+    R: NDArray[np.float64],
+    ep: NDArray[np.int64],
+    fp: NDArray[np.float64],
+    W: NDArray[np.float64],
+    LG: NDArray[np.int64],
+    rows: NDArray[np.int64],
+    actions: NDArray[np.int64],
+    is_opp: bool,
+    rewards: NDArray[np.float64],
+    terms: NDArray[np.bool_],
+    obs: NDArray[np.float32],
+    masks: NDArray[np.int8],
+    final_obs: NDArray[np.float32],
+    need_opp: NDArray[np.bool_],
+) -> None:
+    tables = make_tables(tt)
+    for j in range(rows.shape[0]):
+        _row_step(
+            rows[j],
+            actions[j],
+            is_opp,
+            S,
+            cfg,
+            tables,
+            R,
+            ep,
+            fp,
+            W,
+            LG,
+            rewards,
+            terms,
+            obs,
+            masks,
+            final_obs,
+            need_opp,
+        )
+
+
+@njit(cache=True, parallel=True)
+def _vec_step_parallel(
+    S: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    tt: Any,
+    R: NDArray[np.float64],
+    ep: NDArray[np.int64],
+    fp: NDArray[np.float64],
+    W: NDArray[np.float64],
+    LG: NDArray[np.int64],
+    actions: NDArray[np.int64],
+    rewards: NDArray[np.float64],
+    terms: NDArray[np.bool_],
+    obs: NDArray[np.float32],
+    masks: NDArray[np.int8],
+    final_obs: NDArray[np.float32],
+    need_opp: NDArray[np.bool_],
+) -> None:
+    # Agent actions of every table, split over numba's threads; rows are independent.
+    tables = make_tables(tt)
+    for i in prange(S.shape[0]):
+        _row_step(
+            i,
+            actions[i],
+            False,
+            S,
+            cfg,
+            tables,
+            R,
+            ep,
+            fp,
+            W,
+            LG,
+            rewards,
+            terms,
+            obs,
+            masks,
+            final_obs,
+            need_opp,
+        )
+
+
+@njit(cache=True, _nrt=False)
+def _vec_encode(
+    S: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    ep: NDArray[np.int64],
+    fp: NDArray[np.float64],
+    LG: NDArray[np.int64],
+    rows: NDArray[np.int64],
+    seat: int,
+    obs: NDArray[np.float32],
+    masks: NDArray[np.int8],
+) -> None:
+    for j in range(rows.shape[0]):
+        i = rows[j]
+        encode_view(S[i], cfg, ep, fp, seat, LG[i], obs[j], masks[j])
+
+
+class DrawVectorEnv(
+    gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]
+):
+    """N tables of ``FiveCardDraw-v0``, stepped by one compiled call.
+
+    Spaces, rewards and episode ends are those of
+    :class:`poker_env.envs.draw.FiveCardDrawEnv`, batched. Autoreset is
+    ``AutoresetMode.SAME_STEP``: when a table's episode ends, the returned
+    observation is already the next episode's first; the final observation is in
+    ``info["final_obs"]`` (an (N, 124) array, meaningful where
+    ``info["_final_obs"]`` is True). ``info["action_mask"]`` (N, A) int8 and
+    ``action_masks()`` give the legal actions. Truncation never happens.
+
+    Args:
+        num_envs: number of tables N.
+        config: the rules (or the rule keywords in ``rules``).
+        agent_seat: 0 or 1, the agent's seat at every table.
+        opponent: None (uniformly random legal actions, in compiled code, from each
+            table's own Generator) or a :class:`~poker_env.policy.BatchPolicy`.
+        pot_fractions: the bet sizes (plus all-in).
+        num_threads: numba threads for the agent step (1 = no parallel loop).
+        copy: return copies of the observation and info arrays (False: views of
+            buffers that the next step overwrites; faster).
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        config: DrawConfig | None = None,
+        agent_seat: int = 0,
+        opponent: BatchPolicy | None = None,
+        pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
+        num_threads: int = 1,
+        copy: bool = True,
+        **rules: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError("num_envs", num_envs, "an integer >= 1")
+        if agent_seat not in (0, 1):
+            raise ConfigError("agent_seat", agent_seat, "0 or 1")
+        if opponent is not None and not isinstance(opponent, BatchPolicy):
+            raise ConfigError("opponent", opponent, "None or a BatchPolicy (act_batch)")
+        if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+            raise ConfigError("num_threads", num_threads, "an integer >= 1")
+        if config is not None and rules:
+            raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
+        self.config = config if config is not None else DrawConfig(**rules)
+        self.num_envs = num_envs
+        self.agent_seat = agent_seat
+        self.opponent = opponent
+        self.num_threads = num_threads
+        self.copy = copy
+        fr = enc.check_pot_fractions(pot_fractions)
+        self._cfg = self.config.to_array()
+        self._ep, self._fp = enc.env_params(agent_seat, enc.MODE_POT, opponent is None, fr)
+        self._tt = enc.tables_tuple(eval_tables(self.config))
+        n_act = 2 + len(fr) + 1 + 33
+        lo, hi = enc.observation_bounds(self.config)
+        self.single_observation_space = spaces.Box(lo, hi, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(n_act)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        N = num_envs
+        self._S = np.zeros((N, L.NUM_COLS), np.int64)
+        self._R = np.zeros((N, L.BUF_SIZE), np.float64)
+        self._obs = np.zeros((N, enc.OBS_SIZE), np.float32)
+        self._final = np.zeros((N, enc.OBS_SIZE), np.float32)
+        self._masks = np.zeros((N, n_act), np.int8)
+        self._rewards = np.zeros(N, np.float64)
+        self._terms = np.zeros(N, np.bool_)
+        self._truncs = np.zeros(N, np.bool_)
+        self._need = np.zeros(N, np.bool_)
+        self._W = np.zeros((N, 2), np.float64)  # per-table reward scratch (both seats)
+        self._LG = np.zeros((N, L.LG_SIZE), np.int64)  # per-table legal-row scratch
+        self._all_rows = np.arange(N, dtype=np.int64)
+        self._gens: list[np.random.Generator] = []
+
+    # ----- gymnasium API -------------------------------------------------------
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        N = self.num_envs
+        if seed is None:
+            if not self._gens:
+                seeds = np.random.SeedSequence().generate_state(N).tolist()
+                self._gens = [np.random.default_rng(s) for s in seeds]
+                self._reseed_buffers()
+        else:
+            seeds = list(range(seed, seed + N)) if isinstance(seed, int) else list(seed)
+            if len(seeds) != N:
+                raise ConfigError("seed", seed, f"an int or a list of {N} ints")
+            self._gens = [np.random.default_rng(s) for s in seeds]
+            self._reseed_buffers()
+        self._refill()
+        _vec_reset(
+            self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
+            self._obs, self._masks, self._need,
+        )  # fmt: skip
+        self._rewards[:] = 0.0
+        self._terms[:] = False
+        self._play_opponents()
+        return self._out(self._obs), {"action_mask": self._out(self._masks)}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        NDArray[np.float32],
+        NDArray[np.float64],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        if not self._gens:
+            raise RuntimeError("step() before reset()")
+        a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        ok = (a >= 0) & (a < self._masks.shape[1])
+        ok[ok] = self._masks[np.flatnonzero(ok), a[ok]] == 1
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise IllegalActionError(
+                int(a[i]),
+                np.flatnonzero(self._masks[i]).tolist(),
+                f"table {i}",
+                "masked out; nothing was applied",
+            )
+        self._refill()
+        self._rewards[:] = 0.0
+        self._terms[:] = False
+        if self.num_threads > 1:
+            numba.set_num_threads(self.num_threads)
+            _vec_step_parallel(
+                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG, a,
+                self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+            )  # fmt: skip
+        else:
+            _vec_step(
+                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
+                self._all_rows, a, False,
+                self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+            )  # fmt: skip
+        self._play_opponents()
+        info = {
+            "action_mask": self._out(self._masks),
+            "final_obs": self._out(self._final),
+            "_final_obs": self._terms.copy(),
+        }
+        return (
+            self._out(self._obs),
+            self._rewards.copy(),
+            self._terms.copy(),
+            self._truncs.copy(),
+            info,
+        )
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """(N, A) int8: the legal actions of every table now."""
+        return self._masks.copy()
+
+    # ----- helpers ---------------------------------------------------------------
+    def _out(self, x: NDArray[Any]) -> NDArray[Any]:
+        return x.copy() if self.copy else x
+
+    def _reseed_buffers(self) -> None:
+        for i, g in enumerate(self._gens):
+            self._R[i] = g.random(L.BUF_SIZE)
+        self._S[:, L.S_CURSOR] = 0
+
+    def _refill(self, rows: NDArray[np.int64] | None = None) -> None:
+        # The single env's rule, table by table: refill when fewer than BUF_MARGIN remain.
+        cur = self._S[:, L.S_CURSOR] if rows is None else self._S[rows, L.S_CURSOR]
+        low = np.flatnonzero(cur > L.BUF_SIZE - L.BUF_MARGIN)
+        for j in low:
+            i = int(j) if rows is None else int(rows[j])
+            self._R[i] = self._gens[i].random(L.BUF_SIZE)
+            self._S[i, L.S_CURSOR] = 0
+
+    def _play_opponents(self) -> None:
+        # A Python BatchPolicy plays the other seat wherever a table waits for it.
+        if self.opponent is None:
+            return
+        opp = 1 - self.agent_seat
+        while self._need.any():
+            rows = np.flatnonzero(self._need).astype(np.int64)
+            obs = np.zeros((rows.size, enc.OBS_SIZE), np.float32)
+            masks = np.zeros((rows.size, self._masks.shape[1]), np.int8)
+            _vec_encode(self._S, self._cfg, self._ep, self._fp, self._LG, rows, opp, obs, masks)
+            acts = np.asarray(self.opponent.act_batch(obs, masks), dtype=np.int64)
+            if not (masks[np.arange(rows.size), acts] == 1).all():
+                raise IllegalActionError(
+                    acts.tolist(),
+                    "see the masks",
+                    "opponent",
+                    "the BatchPolicy chose a masked action",
+                )
+            self._refill(rows)
+            _vec_step(
+                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
+                rows, acts, True,
+                self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+            )  # fmt: skip

@@ -17,11 +17,11 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import numba  # noqa: E402
+import numba
 
-from bench.common import Row, best_time, machine_line, print_table  # noqa: E402
-from poker_env.cards import format_card  # noqa: E402
-from poker_env.evaluator import evaluate, get_tables, holdem_equity  # noqa: E402
+from bench.common import Row, best_time, machine_line, print_table
+from poker_env.cards import format_card
+from poker_env.evaluator import evaluate, get_tables, holdem_equity
 
 NUM_HANDS = 10_000_000
 

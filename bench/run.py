@@ -14,7 +14,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.common import machine_line  # noqa: E402
+from bench.common import machine_line
 
 SUITES = ["evaluator", "draw", "red_dog", "holdem", "peers"]
 

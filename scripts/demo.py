@@ -44,14 +44,14 @@ def evaluator_tour() -> None:
 def play_one(env_id: str, seed: int, max_frames: int = 6, **kwargs: object) -> None:
     print(f"\n== {env_id} (random legal actions) ==")
     env = gym.make(env_id, render_mode="ansi", **kwargs)
-    obs, info = env.reset(seed=seed)
+    _obs, info = env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     total, steps, done = 0.0, 0, False
     while not done:
         if steps < max_frames:
             print(env.render())
         legal = np.flatnonzero(info["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        _obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
         total += float(reward)
         steps += 1
         done = terminated or truncated

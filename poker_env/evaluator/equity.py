@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from poker_env.cards import Deck, _deck_name, format_cards, make_deck, parse_cards
 from poker_env.evaluator.core import get_tables
-from poker_env.evaluator.kernels import eval_key
+from poker_env.evaluator.kernels import _FLUSH_BITS, _LOW32, _SUIT_BIAS, eval_key
 from poker_env.evaluator.tables import EvalTables
 
 __all__ = ["DrawEquity", "HoldemEquity", "draw_equity", "holdem_equity"]
@@ -128,41 +128,105 @@ def _holdem_exact(
     ties: NDArray[np.int64],
     shares: NDArray[np.float64],
 ) -> int:
+    """Enumerate every completion of the board; returns the number of boards.
+
+    The last board card is enumerated by rank: cards of one rank whose suit can
+    complete no player's flush give every player the same hand, so they are
+    evaluated once and weighted by their count. Only flush-relevant cards (a
+    suit of which some player holds four or more) are evaluated one by one.
+    Everything stays in this one function: calls with array arguments in the
+    inner loop cost numba reference counting worth more than the evaluations.
+    """
     num_players = hole_keys.size
     values = np.empty(num_players, dtype=np.int32)
-    keys = np.empty(missing + 1, dtype=np.uint64)
-    masks = np.empty(missing + 1, dtype=np.uint64)
+    prefix = max(missing - 1, 0)
+    keys = np.empty(prefix + 1, dtype=np.uint64)
+    masks = np.empty(prefix + 1, dtype=np.uint64)
     keys[0], masks[0] = board_key, board_mask
-    idx = np.arange(missing)
+    card_keys, card_masks = tables.card_keys, tables.card_masks
+    rank_table, row_offsets, flush_table = tables.rank_table, tables.row_offsets, tables.flush_table
+    avail = np.zeros(13, dtype=np.int64)  # suit bits of the undealt cards, per rank
+    for c in rest:
+        avail[c >> 2] |= 1 << (c & 3)
+    cand_card = np.empty(13 * 4, dtype=np.int64)
+    cand_weight = np.empty(13 * 4, dtype=np.int64)
+    idx = np.arange(prefix)
     total = 0
     changed = 0
     while True:
-        for t in range(changed, missing):
+        for t in range(changed, prefix):
             c = rest[idx[t]]
-            keys[t + 1] = keys[t] + tables.card_keys[c]
-            masks[t + 1] = masks[t] | tables.card_masks[c]
-        key, mask = keys[missing], masks[missing]
-        best = -1
-        num_best = 0
-        for p in range(num_players):
-            v = eval_key(key + hole_keys[p], mask | hole_masks[p], tables)
-            values[p] = v
-            if v > best:
-                best, num_best = v, 1
-            elif v == best:
-                num_best += 1
-        # Scoring inline: a call with array arguments here costs more than the evaluations.
-        if num_best == 1:
-            for p in range(num_players):
-                if values[p] == best:
-                    wins[p] += 1
+            keys[t + 1] = keys[t] + card_keys[c]
+            masks[t + 1] = masks[t] | card_masks[c]
+        key, mask = keys[prefix], masks[prefix]
+        num_cand = 0
+        if missing == 0:
+            cand_card[0], cand_weight[0] = -1, 1
+            num_cand = 1
         else:
+            # The last card comes after the prefix's last card in `rest` (sorted by index).
+            last = rest[idx[prefix - 1]] if prefix > 0 else -1
+            flush_suits = 0
+            for p in range(num_players):
+                counters = (key + hole_keys[p]) >> np.uint64(48)
+                for s in range(4):
+                    if (counters >> np.uint64(4 * s)) & np.uint64(0xF) >= 4:
+                        flush_suits |= 1 << s
+            for r in range(max(last >> 2, 0), 13):
+                suits = avail[r]
+                if r == last >> 2:
+                    suits &= ~((2 << (last & 3)) - 1)  # only suits above the last card's
+                plain = suits & ~flush_suits
+                if plain:
+                    s = 0
+                    while not (plain >> s) & 1:
+                        s += 1
+                    cand_card[num_cand] = 4 * r + s
+                    cand_weight[num_cand] = (
+                        (plain & 1) + (plain >> 1 & 1) + (plain >> 2 & 1) + (plain >> 3 & 1)
+                    )
+                    num_cand += 1
+                special = suits & flush_suits
+                for s in range(4):
+                    if (special >> s) & 1:
+                        cand_card[num_cand], cand_weight[num_cand] = 4 * r + s, 1
+                        num_cand += 1
+        for i in range(num_cand):
+            c = cand_card[i]
+            weight = cand_weight[i]
+            k, m = key, mask
+            if c >= 0:
+                k += card_keys[c]
+                m |= card_masks[c]
+            best = -1
+            num_best = 0
+            for p in range(num_players):
+                hk = k + hole_keys[p]
+                flush = (hk + _SUIT_BIAS) & _FLUSH_BITS
+                if flush != np.uint64(0):
+                    flag = np.int64(flush >> np.uint64(51))
+                    suit = np.int64(flag > 1) + np.int64(flag > 16) + np.int64(flag > 256)
+                    v = flush_table[np.int64((m | hole_masks[p]) >> np.uint64(16 * suit)) & 0x1FFF]
+                else:
+                    rk = np.int64(hk & _LOW32)
+                    v = rank_table[(rk & 0xFFF) + row_offsets[(rk >> 12) & 0x1FFF]]
+                values[p] = v
+                if v > best:
+                    best, num_best = v, 1
+                elif v == best:
+                    num_best += 1
             for p in range(num_players):
                 if values[p] == best:
-                    ties[p] += 1
-                    shares[p] += 1.0 / num_best
-        total += 1
-        changed = _next_combo(idx, missing, rest.size)
+                    if num_best == 1:
+                        wins[p] += weight
+                    else:
+                        ties[p] += weight
+                        shares[p] += weight / num_best
+            total += weight
+        if prefix == 0:
+            return total
+        # Leave room for the last card after the prefix.
+        changed = _next_combo(idx, prefix, rest.size - 1)
         if changed < 0:
             return total
 

@@ -13,6 +13,9 @@ player's hole-card state.
 
 from __future__ import annotations
 
+import types
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
@@ -75,38 +78,53 @@ def eval_cards(cards: NDArray[np.integer], tables: EvalTables) -> np.int32:
     return eval_key(key, mask, tables)
 
 
-@njit(cache=True)
-def eval_batch(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.int32]) -> None:
-    """``out[i]`` = rank of row ``i`` of ``hands`` (n, k), one thread."""
-    keys = tables.card_keys
-    masks = tables.card_masks
-    k = hands.shape[1]
-    for i in range(hands.shape[0]):
-        key = np.uint64(0)
-        mask = np.uint64(0)
-        for j in range(k):
-            c = hands[i, j]
-            key += keys[c]
-            mask |= masks[c]
-        out[i] = eval_key(key, mask, tables)
-
-
-@njit(cache=True, parallel=True)
-def eval_batch_parallel(
-    hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.int32]
-) -> None:
-    """As :func:`eval_batch`, rows split over numba's threads (``numba.set_num_threads``)."""
-    keys = tables.card_keys
-    masks = tables.card_masks
+def _eval_rows(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.int32]) -> None:
+    # The hot loop, written out rather than calling eval_key: the suit masks are only
+    # needed for the rare flush (a few percent of hands), so they are built only then.
+    card_keys = tables.card_keys
+    rank_table = tables.rank_table
+    row_offsets = tables.row_offsets
+    flush_table = tables.flush_table
     k = hands.shape[1]
     for i in prange(hands.shape[0]):
         key = np.uint64(0)
-        mask = np.uint64(0)
         for j in range(k):
-            c = hands[i, j]
-            key += keys[c]
-            mask |= masks[c]
-        out[i] = eval_key(key, mask, tables)
+            key += card_keys[hands[i, j]]
+        flush = (key + _SUIT_BIAS) & _FLUSH_BITS
+        if flush != np.uint64(0):
+            flag = np.int64(flush >> np.uint64(51))
+            suit = np.int64(flag > 1) + np.int64(flag > 16) + np.int64(flag > 256)
+            mask = 0
+            for j in range(k):
+                c = np.int64(hands[i, j])
+                if c & 3 == suit:
+                    mask |= 1 << (c >> 2)
+            out[i] = flush_table[mask]
+        else:
+            rk = np.int64(key & _LOW32)
+            out[i] = rank_table[(rk & 0xFFF) + row_offsets[(rk >> 12) & 0x1FFF]]
+
+
+def _copy(fn: Callable[..., None], name: str, doc: str) -> Callable[..., None]:
+    # One source, two compiled kernels; distinct names keep numba's cache files apart.
+    new = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__, fn.__closure__)
+    new.__qualname__ = name
+    new.__doc__ = doc
+    return new
+
+
+eval_batch = njit(cache=True)(
+    _copy(
+        _eval_rows, "eval_batch", "``out[i]`` = rank of row ``i`` of ``hands`` (n, k), one thread."
+    )
+)
+eval_batch_parallel = njit(cache=True, parallel=True)(
+    _copy(
+        _eval_rows,
+        "eval_batch_parallel",
+        "As ``eval_batch``, rows split over numba's threads (``numba.set_num_threads``).",
+    )
+)
 
 
 @njit(cache=True)

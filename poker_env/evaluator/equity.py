@@ -209,7 +209,7 @@ def _holdem_exact(
                     v = flush_table[np.int64((m | hole_masks[p]) >> np.uint64(16 * suit)) & 0x1FFF]
                 else:
                     rk = np.int64(hk & _LOW32)
-                    v = rank_table[(rk & 0xFFF) + row_offsets[(rk >> 12) & 0x1FFF]]
+                    v = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
                 values[p] = v
                 if v > best:
                     best, num_best = v, 1

@@ -52,7 +52,7 @@ def eval_key(key: np.uint64, mask: np.uint64, tables: EvalTables) -> np.int32:
     # Signed arithmetic from here: numba turns uint64 + int32 into a float. The row
     # mask keeps even invalid input (validate=False) inside the tables.
     rk = np.int64(key & _LOW32)
-    rank_value = tables.rank_table[(rk & 0xFFF) + tables.row_offsets[(rk >> 12) & 0x1FFF]]
+    rank_value = tables.rank_table[(rk & 0xFFF) + np.int64(tables.row_offsets[(rk >> 12) & 0x1FFF])]
     return flush_value if flush != np.uint64(0) else rank_value
 
 
@@ -89,7 +89,9 @@ def _eval_rows(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.i
     for i in prange(hands.shape[0]):
         key = np.uint64(0)
         for j in range(k):
-            key += card_keys[hands[i, j]]
+            key += card_keys[
+                np.intp(hands[i, j]) & 63
+            ]  # & 63: a provably valid index, no sign check
         flush = (key + _SUIT_BIAS) & _FLUSH_BITS
         if flush != np.uint64(0):
             flag = np.int64(flush >> np.uint64(51))
@@ -102,7 +104,7 @@ def _eval_rows(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.i
             out[i] = flush_table[mask]
         else:
             rk = np.int64(key & _LOW32)
-            out[i] = rank_table[(rk & 0xFFF) + row_offsets[(rk >> 12) & 0x1FFF]]
+            out[i] = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
 
 
 def _copy(fn: Callable[..., None], name: str, doc: str) -> Callable[..., None]:

@@ -79,7 +79,7 @@ class EvalTables(NamedTuple):
 
     card_keys: NDArray[np.uint64]  # (52,) additive rank key + suit counters
     card_masks: NDArray[np.uint64]  # (52,) bit 16*suit + rank
-    row_offsets: NDArray[np.int32]  # perfect-hash row offsets
+    row_offsets: NDArray[np.uint32]  # perfect-hash row offsets (unsigned: no negative-index checks)
     rank_table: NDArray[np.int32]  # non-flush hands by hashed rank-key sum
     flush_table: NDArray[np.int32]  # (8192,) flush hands by 13-bit rank mask
     deck_min_card: int  # lowest card index in the deck (0, or 20 for the 32-card deck)
@@ -162,7 +162,7 @@ def _multisets(ranks: list[int], min_cards: int, max_cards: int) -> list[tuple[i
 def _place_rows(
     row_order: NDArray[np.int64], starts: NDArray[np.int64], cols: NDArray[np.int64], capacity: int
 ) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
-    offsets = np.zeros(starts.size - 1, dtype=np.int32)
+    offsets = np.zeros(starts.size - 1, dtype=np.uint32)
     occupied = np.zeros(capacity, dtype=np.bool_)
     first_free = 0  # every slot below it is taken, so no offset may put a column there
     for row in row_order:
@@ -188,7 +188,7 @@ def _place_rows(
     return offsets, occupied
 
 
-def _perfect_hash(keys: NDArray[np.int64]) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+def _perfect_hash(keys: NDArray[np.int64]) -> tuple[NDArray[np.uint32], NDArray[np.bool_]]:
     """Row-displacement perfect hash: slot = (key & COL_MASK) + offset[key >> ROW_SHIFT].
 
     Rows are placed greedily, fullest first, at the first offset where none of

@@ -623,8 +623,9 @@ def single_step(
     """Apply env action ``a`` (the agent's, or with ``is_opp`` the other seat's) and run
     on; then, unless a Python policy must act, encode the agent's view and the mask.
 
-    Over the rows of :func:`single_blobs`; the rewards are zeroed first unless
-    ``is_opp`` (an opponent's move continues the agent's step). With
+    Over the rows of :func:`single_blobs`; rewards add up in the reward pair until the
+    caller reads and zeroes them (a pot decided while resetting a match, before the
+    agent's first decision, is paid with its first step). With
     ``ep[EP_AGENT] == -1`` (every seat an agent) the view is the seat to act's.
     """
     c0 = L.NUM_COLS
@@ -642,8 +643,6 @@ def single_step(
     if is_opp:
         code = opp_step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask)
     else:
-        rew[0] = 0.0
-        rew[1] = 0.0
         code = step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask)
     if code == ADV_AGENT or code == ADV_DONE:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]

@@ -153,9 +153,11 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         terminated = code == enc.ADV_DONE
         truncated = (not terminated) and self._truncate()
         self._done = terminated or truncated
+        reward = float(self._rew[self.agent_seat])
+        self._rew[:] = 0.0
         return (
             self._obs.copy(),
-            float(self._rew[self.agent_seat]),
+            reward,
             terminated,
             truncated,
             self._info(),
@@ -320,7 +322,8 @@ class DrawMatchEnv(_DrawEnvBase):
 
     ## Rewards
     Each time a pot is won: the agent's change of worth since the previous pot, in
-    antes (money, plus worn items at ``item_value`` for the computer). At the end of
+    antes (money, plus worn items at ``item_value`` for the computer); a pot won
+    before the agent's first decision is paid with its first step. At the end of
     the match ``+match_bonus`` to the winner and ``-match_bonus`` to the loser
     (default 100 antes).
 

@@ -1,0 +1,163 @@
+"""PettingZoo AEC env of five-card draw against the computer (RULES.md §1), both seats agents.
+
+Thin: the rules are :mod:`poker_env.games.draw_kernels`; observations, action mapping
+and the driver are :mod:`poker_env.encoding.draw` (the same code as the Gymnasium
+envs, with every seat an agent).
+
+Agents ``"human"`` (seat 0) and ``"computer"`` (seat 1, the one with the wardrobe).
+Observations are dicts ``{"observation": Box(124,), "action_mask": int8 (A,)}``;
+the observation layout and the actions are those of
+:class:`poker_env.envs.draw.FiveCardDrawEnv`; the mask is all zero for the agent
+not to act. ``mode="pot"`` (default): one pot per episode, rewards when it is won
+(chips / ante); ``mode="match"``: a whole match with the clothing stakes, rewards
+per pot plus ``±match_bonus`` at the end, truncated after ``max_hands``; the
+computer's buy-back is then her decision (BUY_BACK or the passive action).
+An illegal action raises :class:`~poker_env.errors.IllegalActionError`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from numpy.typing import NDArray
+from pettingzoo import AECEnv
+
+from poker_env.encoding import draw as enc
+from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.games import draw_layout as L
+from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
+
+__all__ = ["DrawAECEnv", "env"]
+
+AGENTS = ("human", "computer")
+
+
+class DrawAECEnv(AECEnv):  # type: ignore[misc]
+    """Both seats of five-card draw as PettingZoo agents (self-play)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "five_card_draw_v0", "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(
+        self,
+        *,
+        config: DrawConfig | None = None,
+        mode: str = "pot",
+        pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
+        match_bonus: float = 100.0,
+        max_hands: int = 1000,
+        render_mode: str | None = None,
+        **rules: Any,
+    ) -> None:
+        super().__init__()
+        if config is not None and rules:
+            raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
+        if mode not in ("pot", "match"):
+            raise ConfigError("mode", mode, "'pot' or 'match'")
+        if render_mode not in (None, "ansi"):
+            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
+            raise ConfigError("max_hands", max_hands, "an integer >= 1")
+        self.config = config if config is not None else DrawConfig(**rules)
+        self.mode = mode
+        self.max_hands = max_hands
+        self.render_mode = render_mode
+        fr = enc.check_pot_fractions(pot_fractions)
+        m = enc.MODE_MATCH if mode == "match" else enc.MODE_POT
+        cfg = self.config.to_array(buyback_decide=mode == "match")
+        ep, fp = enc.env_params(-1, m, False, fr, float(match_bonus))
+        self._ib, self._fb = enc.single_blobs(cfg, ep, fp)
+        c0, c1 = L.NUM_COLS, L.NUM_COLS + L.NUM_CFG
+        self._s = self._ib[:c0]
+        self._cfg = self._ib[c0:c1]
+        self._ep = self._ib[c1 : c1 + enc.NUM_EP]
+        self._fp = self._fb[2 : 2 + fp.size]
+        self._buf = self._fb[2 + fp.size :]
+        self._rew = self._fb[0:2]
+        self._tt = enc.tables_tuple(eval_tables(self.config))
+        n = 2 + len(fr) + 1 + 33
+        self._obs = np.zeros(enc.OBS_SIZE, np.float32)
+        self._mask = np.zeros(n, np.int8)
+        lo, hi = enc.observation_bounds(self.config)
+        box = spaces.Dict(
+            {
+                "observation": spaces.Box(lo, hi, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
+            }
+        )
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.observation_spaces = dict.fromkeys(AGENTS, box)
+        self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
+        self._rand: RandomBuffer | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if self._rand is None or seed is not None:
+            self._rand = RandomBuffer(np.random.default_rng(seed), out=self._buf)
+            self._s[L.S_CURSOR] = 0
+        self._rew[:] = 0.0
+        enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
+
+    def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        seat = AGENTS.index(agent)
+        obs = np.zeros(enc.OBS_SIZE, np.float32)
+        enc.encode_obs(self._s, self._cfg, seat, obs)
+        mask = np.zeros_like(self._mask)
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        if agent == self.agent_selection and not done:
+            enc.env_mask(self._s, self._cfg, self._ep, self._fp, mask)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self._rand is not None
+        self._cumulative_rewards[agent] = 0.0
+        self._rand.refill_if_low(self._s)
+        code = enc.single_step(
+            self._ib, self._tt, self._fb, int(action), False, self._obs, self._mask
+        )
+        if code == enc.ADV_ILLEGAL:
+            mask = np.zeros_like(self._mask)
+            enc.env_mask(self._s, self._cfg, self._ep, self._fp, mask)
+            raise IllegalActionError(
+                int(action), np.flatnonzero(mask).tolist(), f"{agent} to act", "masked out"
+            )
+        self.rewards = {a: float(self._rew[i]) for i, a in enumerate(AGENTS)}
+        self._rew[:] = 0.0
+        if code == enc.ADV_DONE:
+            self.terminations = dict.fromkeys(AGENTS, True)
+        elif int(self._s[L.S_HAND_NO]) > self.max_hands:
+            self.truncations = dict.fromkeys(AGENTS, True)
+        else:
+            self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return enc.render_text(self._s, self.config, AGENTS.index(self.agent_selection))
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> DrawAECEnv:
+    """PettingZoo-style constructor."""
+    return DrawAECEnv(**kwargs)

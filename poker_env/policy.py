@@ -14,7 +14,9 @@ __all__ = ["BatchPolicy", "Policy", "RandomPolicy"]
 class Policy(Protocol):
     """Anything that can play a seat: picks an action from an observation and a mask."""
 
-    def act(self, observation: NDArray[np.floating] | NDArray[np.integer], action_mask: NDArray[np.int8]) -> int:
+    def act(
+        self, observation: NDArray[np.floating] | NDArray[np.integer], action_mask: NDArray[np.int8]
+    ) -> int:
         """Return a legal action index (``action_mask[action] == 1``)."""
         ...
 
@@ -23,7 +25,9 @@ class Policy(Protocol):
 class BatchPolicy(Protocol):
     """A policy that acts for many tables at once (used by the vector envs)."""
 
-    def act_batch(self, observations: NDArray[np.floating], action_masks: NDArray[np.int8]) -> NDArray[np.int64]:
+    def act_batch(
+        self, observations: NDArray[np.floating], action_masks: NDArray[np.int8]
+    ) -> NDArray[np.int64]:
         """Return one legal action index per row."""
         ...
 
@@ -47,4 +51,5 @@ class RandomPolicy:
         # Inverse-CDF sampling over each row's legal actions: one uniform draw per row.
         cdf = np.cumsum(masks, axis=1)
         u = self.rng.random(masks.shape[0]) * cdf[:, -1]
-        return (cdf <= u[:, None]).sum(axis=1).astype(np.int64)
+        actions: NDArray[np.int64] = (cdf <= u[:, None]).sum(axis=1).astype(np.int64)
+        return actions

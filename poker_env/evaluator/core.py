@@ -144,7 +144,7 @@ def evaluate(
             numba.set_num_threads(previous)
     else:
         eval_batch(hands, tables, out)
-    return out[0] if single else out  # type: ignore[return-value]
+    return out[0] if single else out
 
 
 def hand_category(ranks: ArrayLike) -> NDArray[np.int8]:

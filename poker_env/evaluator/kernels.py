@@ -53,7 +53,7 @@ def eval_key(key: np.uint64, mask: np.uint64, tables: EvalTables) -> np.int32:
     # mask keeps even invalid input (validate=False) inside the tables.
     rk = np.int64(key & _LOW32)
     rank_value = tables.rank_table[(rk & 0xFFF) + np.int64(tables.row_offsets[(rk >> 12) & 0x1FFF])]
-    return flush_value if flush != np.uint64(0) else rank_value
+    return np.int32(flush_value if flush != np.uint64(0) else rank_value)
 
 
 @njit(cache=True)
@@ -75,7 +75,7 @@ def eval_cards(cards: NDArray[np.integer], tables: EvalTables) -> np.int32:
     for c in cards:
         key += tables.card_keys[c]
         mask |= tables.card_masks[c]
-    return eval_key(key, mask, tables)
+    return np.int32(eval_key(key, mask, tables))
 
 
 def _eval_rows(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.int32]) -> None:
@@ -96,7 +96,7 @@ def _eval_rows(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.i
         if flush != np.uint64(0):
             flag = np.int64(flush >> np.uint64(51))
             suit = np.int64(flag > 1) + np.int64(flag > 16) + np.int64(flag > 256)
-            mask = 0
+            mask = np.int64(0)
             for j in range(k):
                 c = np.int64(hands[i, j])
                 if c & 3 == suit:
@@ -135,7 +135,7 @@ def check_hands(hands: NDArray[np.integer], min_card: int) -> tuple[int, int, in
     for i in range(hands.shape[0]):
         seen = np.uint64(0)
         for j in range(hands.shape[1]):
-            c = np.int64(hands[i, j])
+            c = int(hands[i, j])
             if c < min_card or c > 51:
                 return i, 1, c
             bit = np.uint64(1) << np.uint64(c)

@@ -30,7 +30,7 @@ import os
 import threading
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
@@ -161,7 +161,7 @@ def _multisets(ranks: list[int], min_cards: int, max_cards: int) -> list[tuple[i
 @njit(cache=True)
 def _place_rows(
     row_order: NDArray[np.int64], starts: NDArray[np.int64], cols: NDArray[np.int64], capacity: int
-) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+) -> tuple[NDArray[np.uint32], NDArray[np.bool_]]:
     offsets = np.zeros(starts.size - 1, dtype=np.uint32)
     occupied = np.zeros(capacity, dtype=np.bool_)
     first_free = 0  # every slot below it is taken, so no offset may put a column there
@@ -200,9 +200,12 @@ def _perfect_hash(keys: NDArray[np.int64]) -> tuple[NDArray[np.uint32], NDArray[
     num_rows = int(rows.max()) + 1
     starts = np.searchsorted(rows_sorted, np.arange(num_rows + 1)).astype(np.int64)
     row_order = np.argsort(-np.diff(starts), kind="stable").astype(np.int64)
-    return _place_rows(
+    offsets: NDArray[np.uint32]
+    occupied: NDArray[np.bool_]
+    offsets, occupied = _place_rows(
         row_order, starts, cols_sorted.astype(np.int64), len(keys) * 4 + (2 << ROW_SHIFT)
     )
+    return offsets, occupied
 
 
 def _value(order: int, category: int, index: int) -> int:
@@ -291,22 +294,35 @@ def _cache_file(short: bool, fbfh: bool) -> Path:
     return cache_dir() / f"eval-{'short' if short else 'standard'}-{int(fbfh)}-{digest}.npz"
 
 
+def _digest(arrays: list[NDArray[Any]]) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(str((a.dtype.str, a.shape)).encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
 def _load_or_build(short: bool, fbfh: bool) -> EvalTables:
     path = _cache_file(short, fbfh)
     fields = EvalTables._fields[:-1]
+    min_card = SHORT_DECK_MIN_RANK * 4 if short else 0
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = [data[f] for f in fields]
-        for a in arrays:
-            a.setflags(write=False)
-        return EvalTables(*arrays, SHORT_DECK_MIN_RANK * 4 if short else 0)
-    except (OSError, KeyError, ValueError):
+            stored = str(data["digest"])
+        # A truncated, corrupt or foreign file fails the digest and is rebuilt.
+        if stored == _digest(arrays):
+            for a in arrays:
+                a.setflags(write=False)
+            return EvalTables(*arrays, min_card)  # type: ignore[call-arg]
+    except (OSError, KeyError, ValueError, EOFError):
         pass
     tables = _build(short, fbfh)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, **{f: getattr(tables, f) for f in fields})
+        arrays = [getattr(tables, f) for f in fields]
+        np.savez(tmp, digest=np.array(_digest(arrays)), **dict(zip(fields, arrays, strict=True)))
         os.replace(tmp, path)  # atomic: a concurrent reader sees the whole file or none
     except OSError:
         pass  # a read-only home only costs the rebuild next time

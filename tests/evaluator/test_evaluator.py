@@ -264,3 +264,20 @@ def test_short_deck_rejects_low_cards() -> None:
 def test_validate_false_never_crashes_on_repeated_cards() -> None:
     junk = np.full((1000, 7), 51, dtype=np.int8)  # seven aces of spades: meaningless, but no crash
     assert evaluate(junk, validate=False).shape == (1000,)
+
+
+def test_corrupt_table_cache_is_rebuilt_not_trusted(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from poker_env.evaluator import tables as tables_module
+
+    monkeypatch.setenv("POKER_ENV_CACHE", str(tmp_path))
+    path = tables_module._cache_file(True, False)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    good = get_tables("short")
+    # A foreign file with the right names but other contents fails the digest.
+    np.savez(path, digest=np.array("0" * 64), **{f: getattr(good, f) * 0 for f in good._fields[:-1]})
+    loaded = tables_module._load_or_build(True, False)
+    assert (loaded.rank_table == good.rank_table).all()
+    path.write_bytes(b"not a zip file")
+    assert (tables_module._load_or_build(True, False).flush_table == good.flush_table).all()
+    # The rebuilt file is then trusted on the next load.
+    assert (tables_module._load_or_build(True, False).row_offsets == good.row_offsets).all()

@@ -111,7 +111,7 @@ def test_observation_unchanged_when_hidden_cards_are_shuffled() -> None:
         assert np.array_equal(o1, o2)
         assert np.array_equal(o1, obs)
         checked += 1
-        obs, r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
+        obs, _r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
         if term or trunc:
             obs, info = env.reset()
     assert checked == 300
@@ -124,7 +124,7 @@ def test_reset_with_a_seed_is_reproducible() -> None:
         rng = np.random.default_rng(1)
         out = []
         for _ in range(200):
-            obs, r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
+            obs, r, term, _trunc, info = env.step(random_legal(rng, info["action_mask"]))
             out.append((obs.tobytes(), float(r)))
             if term:
                 obs, info = env.reset()
@@ -148,18 +148,18 @@ def test_rewards_sum_to_chips_won_over_antes() -> None:
     obs, info = env.reset(seed=3)
     rng = np.random.default_rng(2)
     for _ in range(500):
-        obs, r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
+        obs, r, term, _trunc, info = env.step(random_legal(rng, info["action_mask"]))
         if term:
             stack = int(env._s[L.S_STACK + env.agent_seat])
             assert r == (stack - 500) / 5
-            obs, info = env.reset()
+            _obs, info = env.reset()
         else:
             assert r == 0.0
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
     env = FiveCardDrawEnv()
-    obs, info = env.reset(seed=0)
+    _obs, info = env.reset(seed=0)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
     before = env._s.copy()
     with pytest.raises(IllegalActionError):
@@ -180,7 +180,7 @@ def test_mask_is_exactly_the_legal_set_and_dedups_sizes() -> None:
     # start 8, ante 5: 3 chips each; min_bet 5 > 3: every size is the same all-in of 3.
     env = FiveCardDrawEnv(starting_money=8, ante=5, wardrobe=())
     for seed in range(20):
-        obs, info = env.reset(seed=seed)
+        _obs, info = env.reset(seed=seed)
         m = info["action_mask"]
         if m[2:6].any():
             assert m[2:6].tolist() == [1, 0, 0, 0]
@@ -197,7 +197,7 @@ def test_rule_draw_phase_offers_the_32_discards_only() -> None:
         m = info["action_mask"]
         if obs[57] == L.PH_DRAW:
             assert m[6:38].all() and m[:6].sum() == 0 and m[38] == 0
-        obs, r, term, trunc, info = env.step(random_legal(rng, m))
+        obs, _r, term, _trunc, info = env.step(random_legal(rng, m))
         if term:
             obs, info = env.reset()
 
@@ -208,10 +208,10 @@ def test_python_policy_opponent() -> None:
     rng = np.random.default_rng(4)
     ends = 0
     for _ in range(300):
-        obs, r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
+        obs, _r, term, _trunc, info = env.step(random_legal(rng, info["action_mask"]))
         if term:
             ends += 1
-            obs, info = env.reset()
+            _obs, info = env.reset()
     assert ends > 10
 
 
@@ -257,7 +257,7 @@ def test_match_env_human_agent_truncates_at_max_hands() -> None:
     obs, info = env.reset(seed=0)
     rng = np.random.default_rng(6)
     for _ in range(200):
-        obs, r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
+        _obs, _r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))
         if term or trunc:
             break
     assert trunc or term

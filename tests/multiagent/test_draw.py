@@ -22,7 +22,7 @@ def test_pettingzoo_seed_test() -> None:
 def play(env: DrawAECEnv, rng: np.random.Generator) -> dict[str, float]:
     totals = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter(max_iter=5000):
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _info = env.last()
         totals[agent] += reward
         if term or trunc:
             env.step(None)
@@ -48,7 +48,7 @@ def test_match_mode_the_computer_decides_buy_backs() -> None:
     for seed in range(20):
         env.reset(seed=seed)
         for agent in env.agent_iter(max_iter=5000):
-            obs, reward, term, trunc, info = env.last()
+            obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
                 env.step(None)
                 continue

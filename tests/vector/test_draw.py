@@ -57,7 +57,7 @@ def test_same_step_autoreset_metadata_and_masks() -> None:
     assert vec.observation_space.contains(obs)
     rng = np.random.default_rng(0)
     for _ in range(200):
-        obs, rew, term, trunc, info = vec.step(pick(rng, info["action_mask"]))
+        obs, _rew, _term, _trunc, info = vec.step(pick(rng, info["action_mask"]))
         # The returned observation is always a live decision: its mask is never empty.
         assert (info["action_mask"].sum(axis=1) > 0).all()
         assert np.array_equal(vec.action_masks(), info["action_mask"])
@@ -66,7 +66,7 @@ def test_same_step_autoreset_metadata_and_masks() -> None:
 
 def test_illegal_action_raises_and_nothing_is_applied() -> None:
     vec = DrawVectorEnv(3)
-    obs, info = vec.reset(seed=1)
+    _obs, info = vec.reset(seed=1)
     a = pick(np.random.default_rng(1), info["action_mask"])
     a[2] = int(np.flatnonzero(info["action_mask"][2] == 0)[0])
     before = vec._S.copy()
@@ -81,7 +81,7 @@ def test_batch_policy_opponent() -> None:
     rng = np.random.default_rng(3)
     ends = 0
     for _ in range(150):
-        obs, rew, term, trunc, info = vec.step(pick(rng, info["action_mask"]))
+        _obs, _rew, term, _trunc, info = vec.step(pick(rng, info["action_mask"]))
         ends += int(term.sum())
         assert (info["action_mask"].sum(axis=1) > 0).all()
     assert ends > 20

@@ -467,9 +467,11 @@ def legal(s: np.ndarray, out: np.ndarray) -> None:
     # Standard no-limit: an all-in for less than a full raise does not reopen the
     # raising for a player who already acted (RULES.md §3).
     reopened = s[ACTED + p] < 0 or cur - s[ACTED + p] >= s[LAST_RAISE]
+    # A raise needs an opponent who could put in more than the current bet (as in
+    # PokerKit); otherwise its excess would only come back.
     others = False
     for q in range(s[NUM_SEATS]):
-        if q != p and s[STATUS + q] == ACTIVE:
+        if q != p and s[STATUS + q] == ACTIVE and s[BET + q] + s[STACK + q] > cur:
             others = True
     can_raise = stack > to_call and reopened and others
     if can_raise:

@@ -86,7 +86,8 @@ I_DRAWN = 12  # cards in the draw log
 I_AGENT = 13  # used by the envs: the learning seat
 I_BASE = 14  # used by the envs: agent chips at the last reward
 I_DECISIONS = 15
-NUM_INTS = 16
+I_PUBBITS = 16  # public cards of this deal as bits suit * 16 + rank
+NUM_INTS = 17
 
 # Events of the last kernel call (columns of RedDogState.events), read by the facade.
 E_SEAT = 0
@@ -188,23 +189,20 @@ def new_state(num_tables: int) -> RedDogState:
 # --------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rand_u64(rng: NDArray[np.uint64], t: int) -> np.uint64:  # pragma: no cover - compiled
     """Next splitmix64 output of table ``t``'s stream."""
     rng[t] += _GOLDEN
-    z = rng[t]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return np.uint64(z ^ (z >> _S31))
+    return _mix(rng[t])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rand_float(rng: NDArray[np.uint64], t: int) -> float:  # pragma: no cover - compiled
     """Uniform float in [0, 1) from table ``t``'s stream (53 bits)."""
     return float(rand_u64(rng, t) >> _S11) * _INV53
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rand_below(rng: NDArray[np.uint64], t: int, n: int) -> int:  # pragma: no cover - compiled
     """Uniform integer in [0, n) from table ``t``'s stream."""
     k = int(rand_float(rng, t) * n)
@@ -217,23 +215,58 @@ def _wrap(x: int, p: int) -> int:  # pragma: no cover - compiled
     return x - p if x >= p else x
 
 
+@njit(cache=True, inline="always")
+def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return np.uint64(z ^ (z >> _S31))
+
+
 @njit(cache=True)
-def _shuffle(deck: NDArray[np.int8], rng: NDArray[np.uint64], t: int) -> None:  # pragma: no cover
-    # Fisher-Yates; each 64-bit draw gives two 32-bit halves, mapped to [0, i] by
-    # multiply-shift (bias below 2**-26, far under anything a test could see).
+def _shuffle(
+    deck: NDArray[np.int8], rng: NDArray[np.uint64], t: int, needed: int
+) -> None:  # pragma: no cover
+    # Fisher-Yates from the front, stopped once the first ``needed`` cards are drawn
+    # (the rest of the deck is never looked at). Each 64-bit draw gives two 32-bit
+    # halves, mapped to [0, n) by multiply-shift (bias below 2**-26). The stream
+    # state stays in a register (the same outputs as rand_u64, called in turn).
+    row = deck[t]
     for i in range(52):
-        deck[t, i] = i
+        row[i] = i
+    state = rng[t]
     z = np.uint64(0)
-    for i in range(51, 0, -1):
-        if i & 1:
-            z = rand_u64(rng, t)
+    for i in range(min(needed, 51)):
+        if (i & 1) == 0:
+            state += _GOLDEN
+            z = _mix(state)
             half = z >> _S32
         else:
             half = z & _LOW32
-        j = int((half * np.uint64(i + 1)) >> _S32)
-        tmp = deck[t, i]
-        deck[t, i] = deck[t, j]
-        deck[t, j] = tmp
+        j = i + int((half * np.uint64(52 - i)) >> _S32)
+        tmp = row[i]
+        row[i] = row[j]
+        row[j] = tmp
+    rng[t] = state
+
+
+@njit(cache=True, inline="always")
+def _card_bit(c: int) -> int:  # pragma: no cover - compiled
+    # Bit suit * 16 + rank: each suit's ranks in one 16-bit lane, in rank order.
+    x = np.int64(c)  # a card read from an int8 array would shift in 8 bits
+    return np.int64(1) << (((x & 3) << 4) + (x >> 2))
+
+
+@njit(cache=True, inline="always")
+def _popcount(x: int) -> int:  # pragma: no cover - compiled
+    # SWAR bit count of 0 <= x < 2**61, by shifts and adds only: no signed
+    # multiply that could overflow (undefined in the compiled code).
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    x += x >> 32
+    return x & 0x7F
 
 
 @njit(cache=True)
@@ -278,7 +311,7 @@ def draw_for_dealer(
             return winner, pos
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _leave_if_broke(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -293,7 +326,7 @@ def _leave_if_broke(
         events[t, E_LEFT] |= 1 << s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ante_all(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -310,7 +343,7 @@ def _ante_all(
             _leave_if_broke(ints, chips, flags, events, t, s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _num_seated(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
 ) -> int:  # pragma: no cover
@@ -321,7 +354,7 @@ def _num_seated(
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_seated(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int, s: int
 ) -> int:  # pragma: no cover
@@ -333,7 +366,7 @@ def _next_seated(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_game(
     ints: NDArray[np.int64], events: NDArray[np.int64], t: int
 ) -> None:  # pragma: no cover
@@ -359,29 +392,32 @@ def _start_deal(
     if seated > BIG_TABLE_PLAYERS and hand_size > BIG_TABLE_HAND_SIZE:
         hand_size = BIG_TABLE_HAND_SIZE  # RULES.md §2: four each above eight players
     ints[t, I_HAND_SIZE] = hand_size
-    _shuffle(deck, rng, t)
+    # The deal and at most one turned card per player come off the top of the deck.
+    _shuffle(deck, rng, t, seated * (hand_size + 1))
     for c in range(52):
         public[t, c] = 0
+    ints[t, I_PUBBITS] = 0
     for s in range(MAX_PLAYERS):
         flags[t, s] &= ~F_HAS_BET
         for k in range(MAX_HAND_SIZE):
             hands[t, s, k] = -1
-    # RULES.md §2: one card at a time, starting left of the dealer.
+    # RULES.md §2: one card at a time, starting left of the dealer: the i-th seated
+    # player from the dealer's left gets cards i, i + seated, i + 2 * seated...
     dealer = ints[t, I_DEALER]
-    pos = 0
-    for k in range(hand_size):
-        for i in range(1, p + 1):
-            s = _wrap(dealer + i, p)
-            if flags[t, s] & F_SEATED:
-                hands[t, s, k] = deck[t, pos]
-                pos += 1
-    ints[t, I_DECK_POS] = pos
+    i = 0
+    for j in range(1, p + 1):
+        s = _wrap(dealer + j, p)
+        if flags[t, s] & F_SEATED:
+            for k in range(hand_size):
+                hands[t, s, k] = deck[t, i + k * seated]
+            i += 1
+    ints[t, I_DECK_POS] = hand_size * seated
     ints[t, I_TO_ACT] = _next_seated(ints, flags, t, dealer)
     ints[t, I_PHASE] = PHASE_BET
     events[t, E_NEW_DEAL] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear_events(events: NDArray[np.int64], t: int) -> None:  # pragma: no cover - compiled
     """Reset table ``t``'s event row before a call."""
     for k in range(NUM_EVENTS):
@@ -425,7 +461,7 @@ def new_game(
     # RULES.md §2: the draw; on the (astronomically rare) exhausted stock, draw anew.
     dealer = -1
     while dealer < 0:
-        _shuffle(deck, rng, t)
+        _shuffle(deck, rng, t, 52)
         dealer, used = draw_for_dealer(deck[t], num_players, draw_log[t])
     ints[t, I_DRAWN] = used
     ints[t, I_DEALER] = dealer
@@ -436,7 +472,7 @@ def new_game(
     _start_deal(ints, flags, hands, deck, public, rng, events, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def max_bet(ints: NDArray[np.int64], chips: NDArray[np.int64], t: int) -> int:  # pragma: no cover
     """Largest legal bet at table ``t`` (RULES.md §2: up to the pot and the bettor's chips)."""
     s = ints[t, I_TO_ACT]
@@ -445,7 +481,7 @@ def max_bet(ints: NDArray[np.int64], chips: NDArray[np.int64], t: int) -> int:  
     return int(min(ints[t, I_POT], chips[t, s]))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def check_action(
     ints: NDArray[np.int64], chips: NDArray[np.int64], t: int, kind: int, amount: int
 ) -> int:  # pragma: no cover - compiled
@@ -498,6 +534,7 @@ def apply_action(
         turned = deck[t, ints[t, I_DECK_POS]]
         ints[t, I_DECK_POS] += 1
         public[t, turned] = PUB_TURNED
+        ints[t, I_PUBBITS] |= _card_bit(turned)
         events[t, E_TURNED] = turned
         hand_size = ints[t, I_HAND_SIZE]
         best = -1
@@ -514,6 +551,7 @@ def apply_action(
             events[t, E_NSHOWN] = 1
             events[t, E_SHOWN] = best
             public[t, best] = PUB_SHOWN
+            ints[t, I_PUBBITS] |= _card_bit(best)
         else:
             # RULES.md §2: he shows his whole hand; the bet goes into the pot.
             chips[t, s] -= amount
@@ -523,6 +561,7 @@ def apply_action(
                 c = hands[t, s, k]
                 events[t, E_SHOWN + k] = c
                 public[t, c] = PUB_SHOWN
+                ints[t, I_PUBBITS] |= _card_bit(c)
     flags[t, s] |= F_HAS_BET
     _leave_if_broke(ints, chips, flags, events, t, s)
     if ints[t, I_POT] == 0:
@@ -567,55 +606,26 @@ def win_probability_kernel(
     The turned card is uniform over the cards the seat has not seen: not in his
     hand, not turned or shown this deal (RULES.md §2, reference).
     """
-    # Highest card held in each suit (-1: none); a card index is rank * 4 + suit,
-    # so within a suit a larger index is a higher rank.
-    top0 = top1 = top2 = top3 = -1
-    num_hand = 0
+    # Bits suit * 16 + rank: the cards below the top held card of each suit are
+    # the ones the hand beats; those seen (own hand, public) cannot be turned.
+    own = 0
     for k in range(ints[t, I_HAND_SIZE]):
         c = int(hands[t, s, k])
-        if c < 0:
-            continue
-        if public[t, c] == 0:  # own cards already shown are counted with the public ones
-            num_hand += 1
-        u = c & 3
-        if u == 0 and c > top0:
-            top0 = c
-        elif u == 1 and c > top1:
-            top1 = c
-        elif u == 2 and c > top2:
-            top2 = c
-        elif u == 3 and c > top3:
-            top3 = c
-    # Cards below each suit's top card, less those the seat has seen (own hand, public).
-    wins = 0
-    for top in (top0, top1, top2, top3):
-        if top >= 0:
-            wins += top >> 2
-    for k in range(ints[t, I_HAND_SIZE]):
-        c = int(hands[t, s, k])
-        if c >= 0 and public[t, c] == 0 and c < _suit_top(top0, top1, top2, top3, c & 3):
-            wins -= 1
-    num_public = 0
-    for c in range(52):
-        if public[t, c] != 0:
-            num_public += 1
-            if c < _suit_top(top0, top1, top2, top3, c & 3):
-                wins -= 1
-    unseen = 52 - num_hand - num_public
+        if c >= 0:
+            own |= _card_bit(c)
+    below = 0
+    for u in range(4):
+        lane = (own >> (u << 4)) & 0xFFFF
+        if lane:
+            top = 1 << 15
+            while not lane & top:
+                top >>= 1
+            below |= (top - 1) << (u << 4)
+    seen = own | ints[t, I_PUBBITS]
+    unseen = 52 - _popcount(seen)
     if unseen <= 0:
         return 0.0
-    return wins / unseen
-
-
-@njit(cache=True, inline="always")
-def _suit_top(top0: int, top1: int, top2: int, top3: int, u: int) -> int:  # pragma: no cover
-    if u == 0:
-        return top0
-    if u == 1:
-        return top1
-    if u == 2:
-        return top2
-    return top3
+    return _popcount(below & ~seen) / unseen
 
 
 @njit(cache=True)

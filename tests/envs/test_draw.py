@@ -145,10 +145,10 @@ def test_rule_drop_at_first_decision_loses_the_ante() -> None:
 
 def test_rewards_sum_to_chips_won_over_antes() -> None:
     env = FiveCardDrawEnv(ante=5)
-    obs, info = env.reset(seed=3)
+    _obs, info = env.reset(seed=3)
     rng = np.random.default_rng(2)
     for _ in range(500):
-        obs, r, term, _trunc, info = env.step(random_legal(rng, info["action_mask"]))
+        _obs, r, term, _trunc, info = env.step(random_legal(rng, info["action_mask"]))
         if term:
             stack = int(env._s[L.S_STACK + env.agent_seat])
             assert r == (stack - 500) / 5
@@ -204,11 +204,11 @@ def test_rule_draw_phase_offers_the_32_discards_only() -> None:
 
 def test_python_policy_opponent() -> None:
     env = gym.make("poker_env/FiveCardDraw-v0", opponent=RandomPolicy(3), agent_seat=1)
-    obs, info = env.reset(seed=0)
+    _obs, info = env.reset(seed=0)
     rng = np.random.default_rng(4)
     ends = 0
     for _ in range(300):
-        obs, _r, term, _trunc, info = env.step(random_legal(rng, info["action_mask"]))
+        _obs, _r, term, _trunc, info = env.step(random_legal(rng, info["action_mask"]))
         if term:
             ends += 1
             _obs, info = env.reset()
@@ -254,7 +254,7 @@ def test_match_env_computer_gets_buy_back_decisions_and_match_bonus() -> None:
 
 def test_match_env_human_agent_truncates_at_max_hands() -> None:
     env = DrawMatchEnv(agent_seat="human", max_hands=3)
-    obs, info = env.reset(seed=0)
+    _obs, info = env.reset(seed=0)
     rng = np.random.default_rng(6)
     for _ in range(200):
         _obs, _r, term, trunc, info = env.step(random_legal(rng, info["action_mask"]))

@@ -77,7 +77,7 @@ def test_illegal_action_raises_and_nothing_is_applied() -> None:
 
 def test_batch_policy_opponent() -> None:
     vec = DrawVectorEnv(8, opponent=RandomPolicy(2))
-    obs, info = vec.reset(seed=3)
+    _obs, info = vec.reset(seed=3)
     rng = np.random.default_rng(3)
     ends = 0
     for _ in range(150):

@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
 
 __all__ = [
@@ -176,7 +177,7 @@ def action_mask(
 
 
 @njit(cache=True)
-def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables) -> int:  # type: ignore[no-untyped-def]
+def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTables) -> int:
     """Play discrete action ``idx`` for the seat to act; ``ILLEGAL`` if masked (nothing changes)."""
     na = fractions.shape[0] + 4
     mask = s[K.SCR_MASK : K.SCR_MASK + na]
@@ -186,16 +187,18 @@ def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables) -> int: 
         return ILLEGAL
     amount = amounts[idx]
     if idx == 0:
-        return K.act(s, K.FOLD, 0, tables)
+        return int(K.act(s, K.FOLD, 0, tables))
     if idx == 1:
-        return K.act(s, K.CHECK_CALL, 0, tables)
+        return int(K.act(s, K.CHECK_CALL, 0, tables))
     if idx == na - 1:
-        return K.act(s, K.ALL_IN, 0, tables)
-    return K.act(s, K.RAISE_TO, amount, tables)
+        return int(K.act(s, K.ALL_IN, 0, tables))
+    return int(K.act(s, K.RAISE_TO, amount, tables))
 
 
 @njit(cache=True)
-def _start_next_hand(s: np.ndarray, rng: np.ndarray, i: int, changed: bool, tables) -> None:  # type: ignore[no-untyped-def]
+def _start_next_hand(
+    s: np.ndarray, rng: np.ndarray, i: int, changed: bool, tables: EvalTables
+) -> None:
     deck = s[K.DECK : K.DECK + 52]  # shuffled in place; start_hand keeps it there
     button = K.next_button(s, changed, K.rng_below(rng, i, 1 << 30))
     K.rng_shuffle(rng, i, deck)
@@ -203,7 +206,9 @@ def _start_next_hand(s: np.ndarray, rng: np.ndarray, i: int, changed: bool, tabl
 
 
 @njit(cache=True)
-def _new_episode(s: np.ndarray, rng: np.ndarray, i: int, params: np.ndarray, tables) -> None:  # type: ignore[no-untyped-def]
+def _new_episode(
+    s: np.ndarray, rng: np.ndarray, i: int, params: np.ndarray, tables: EvalTables
+) -> None:
     n = params[P_NUM_PLAYERS]
     K.new_table(s, n, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
     for q in range(n):
@@ -224,7 +229,7 @@ def resume_table(
     params: np.ndarray,
     fractions: np.ndarray,
     escape_p: float,
-    tables,  # type: ignore[no-untyped-def]
+    tables: EvalTables,
 ) -> tuple[int, float]:
     """Play on until the agent must act, an external opponent must act, or the episode ends.
 
@@ -280,7 +285,7 @@ def reset_table(
     params: np.ndarray,
     fractions: np.ndarray,
     escape_p: float,
-    tables,  # type: ignore[no-untyped-def]
+    tables: EvalTables,
 ) -> int:
     """Start an episode and play on to the agent's first decision (or an external opponent's).
 
@@ -290,7 +295,7 @@ def reset_table(
         _new_episode(s, rng, i, params, tables)
         code, _ = resume_table(s, rng, i, params, fractions, escape_p, tables)
         if code != EPISODE_DONE:
-            return code
+            return int(code)
 
 
 @njit(cache=True)
@@ -302,12 +307,13 @@ def step_table(
     params: np.ndarray,
     fractions: np.ndarray,
     escape_p: float,
-    tables,  # type: ignore[no-untyped-def]
+    tables: EvalTables,
 ) -> tuple[int, float]:
     """Apply the agent's discrete ``action`` and play on (see :func:`resume_table`)."""
     if apply_index(s, action, fractions, tables) != K.OK:
         return ILLEGAL, 0.0
-    return resume_table(s, rng, i, params, fractions, escape_p, tables)
+    code, reward = resume_table(s, rng, i, params, fractions, escape_p, tables)
+    return code, reward
 
 
 @njit(cache=True)
@@ -331,7 +337,7 @@ def batch_reset(
     params: np.ndarray,
     fractions: np.ndarray,
     escape_p: float,
-    tables,  # type: ignore[no-untyped-def]
+    tables: EvalTables,
     obs: np.ndarray,
     masks: np.ndarray,
 ) -> None:
@@ -350,7 +356,7 @@ def batch_step(
     params: np.ndarray,
     fractions: np.ndarray,
     escape_p: float,
-    tables,  # type: ignore[no-untyped-def]
+    tables: EvalTables,
     obs: np.ndarray,
     masks: np.ndarray,
     rewards: np.ndarray,

@@ -304,9 +304,10 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
 
     def action_masks(self) -> NDArray[np.int8]:
         """The legal actions now (the form sb3-contrib's MaskablePPO reads)."""
-        return self._masks[0].copy()
+        mask: NDArray[np.int8] = self._masks[0].copy()
+        return mask
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
         s = self._states[0]

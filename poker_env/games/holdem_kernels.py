@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from poker_env.evaluator.kernels import eval_key
+from poker_env.evaluator.tables import EvalTables
 
 MAX_SEATS = 10
 
@@ -156,7 +157,7 @@ def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> 
     for i in range(start, n + start):
         q = (seat + i) % n
         if s[STATUS + q] == status:
-            return q
+            return int(q)
     return -1
 
 
@@ -171,7 +172,7 @@ def count_status(s: np.ndarray, status: int) -> int:
 
 @njit(cache=True)
 def num_in_hand(s: np.ndarray) -> int:
-    return count_status(s, ACTIVE) + count_status(s, ALLIN)
+    return int(count_status(s, ACTIVE) + count_status(s, ALLIN))
 
 
 @njit(cache=True)
@@ -204,17 +205,17 @@ def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
         for q in range(n):
             if s[STATUS + q] == SEATED and s[STACK + q] > 0:
                 if k == 0:
-                    return q
+                    return int(q)
                 k -= 1
     for i in range(1, n + 1):
         q = (prev + i) % n
         if s[STATUS + q] == SEATED and s[STACK + q] > 0:
-            return q
+            return int(q)
     return -1
 
 
 @njit(cache=True)
-def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables) -> int:  # type: ignore[no-untyped-def]
+def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables) -> int:
     """Deal a hand from ``deck`` (52 cards) with the dealer at ``button``; post the blinds."""
     if s[PHASE] == PHASE_BETTING:
         return ERR_HAND_RUNNING
@@ -273,7 +274,7 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables) -> int:  # 
     s[CUR_BET] = max(s[BET + sb], s[BET + bb])
     s[LAST_RAISE] = base
     # RULES.md §3: pre-flop, the others act clockwise after the big blind.
-    return _continue_from(s, bb, tables)
+    return int(_continue_from(s, bb, tables))
 
 
 @njit(cache=True)
@@ -293,12 +294,12 @@ def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
     for i in range(start, n + start):
         q = (seat + i) % n
         if _pending(s, q, na):
-            return q
+            return int(q)
     return -1
 
 
 @njit(cache=True)
-def _continue_from(s: np.ndarray, seat: int, tables) -> int:  # type: ignore[no-untyped-def]
+def _continue_from(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """After ``seat`` acted (or left): the next to act, or the end of the round or hand."""
     if num_in_hand(s) <= 1:
         _award_uncontested(s)
@@ -312,7 +313,7 @@ def _continue_from(s: np.ndarray, seat: int, tables) -> int:  # type: ignore[no-
 
 
 @njit(cache=True)
-def _end_round(s: np.ndarray, tables) -> None:  # type: ignore[no-untyped-def]
+def _end_round(s: np.ndarray, tables: EvalTables) -> None:
     # RULES.md §3, seed profile: once a player is all-in and the others called,
     # the remaining rounds are dealt with no betting.
     if s[RULES] == RULES_SEED and count_status(s, ALLIN) > 0:
@@ -356,7 +357,7 @@ def _award_uncontested(s: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _showdown(s: np.ndarray, tables) -> None:  # type: ignore[no-untyped-def]
+def _showdown(s: np.ndarray, tables: EvalTables) -> None:
     n = s[NUM_SEATS]
     s[NUM_BOARD] = 5
     # The evaluator's additive hand state: the board's once, plus each player's hole cards.
@@ -514,12 +515,12 @@ def check_action(s: np.ndarray, kind: int, amount: int, lg: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def act(s: np.ndarray, kind: int, amount: int, tables) -> int:  # type: ignore[no-untyped-def]
+def act(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     """Apply the acting seat's action; returns ``OK`` or an ``ERR_*`` code (nothing changed)."""
     lg = s[SCR_LEGAL : SCR_LEGAL + LEGAL_SIZE]
     code = check_action(s, kind, amount, lg)
     if code != OK:
-        return code
+        return int(code)
     p = s[TO_ACT]
     cur = s[CUR_BET]
     if kind == FOLD:
@@ -536,7 +537,7 @@ def act(s: np.ndarray, kind: int, amount: int, tables) -> int:  # type: ignore[n
             s[STREET_RAISES + s[STREET]] += 1
         _put(s, p, target - s[BET + p])
     s[ACTED + p] = s[CUR_BET]
-    return _continue_from(s, p, tables)
+    return int(_continue_from(s, p, tables))
 
 
 @njit(cache=True)
@@ -565,7 +566,7 @@ def _pass_roles(s: np.ndarray, seat: int) -> None:
 
 
 @njit(cache=True)
-def leave(s: np.ndarray, seat: int, tables) -> int:  # type: ignore[no-untyped-def]
+def leave(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """Seat ``seat`` leaves during the hand (RULES.md §3 "escape").
 
     Chips in the pot stay there; the penalty 10 × E comes from the stack (never
@@ -590,7 +591,7 @@ def leave(s: np.ndarray, seat: int, tables) -> int:  # type: ignore[no-untyped-d
         _award_uncontested(s)
         return OK
     if s[TO_ACT] == seat:
-        return _continue_from(s, seat, tables)
+        return int(_continue_from(s, seat, tables))
     # The leaver may have been the last player the one to act could bet against.
     q = _next_pending(s, s[TO_ACT], True)
     if q >= 0:
@@ -631,7 +632,7 @@ def table_chips(s: np.ndarray) -> int:
         total += s[STACK + q]
         if s[PHASE] == PHASE_BETTING:
             total += s[COMMIT + q]
-    return total
+    return int(total)
 
 
 # ---------------------------------------------------------------- random numbers
@@ -645,7 +646,7 @@ def rng_next(rng: np.ndarray, i: int) -> np.uint64:
     rng[i] = z
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return np.uint64(z ^ (z >> np.uint64(31)))
 
 
 @njit(cache=True)

@@ -47,7 +47,7 @@ def _batch_step_parallel(  # type: ignore[no-untyped-def]
         E.observe_agent(s, fractions, scale, obs[i], masks[i])
 
 
-class HoldemVectorEnv(VectorEnv):  # type: ignore[misc]
+class HoldemVectorEnv(VectorEnv):
     """``num_envs`` Hold'em tables, the agent in one seat of each, random legal opponents.
 
     Observations, actions, masks and rewards are those of

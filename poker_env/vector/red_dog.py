@@ -246,7 +246,10 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         opponents: None for the compiled default opponent, or a
             :class:`~poker_env.policy.BatchPolicy` acting for every other seat
             (called once per round of opponent decisions, on all waiting tables).
-        num_threads: threads for the compiled step (numba prange); 1 by default.
+        num_threads: None (default) steps the tables in a plain compiled loop on
+            the calling thread; an integer runs the numba ``prange`` kernel on that
+            many threads (``numba.set_num_threads``; on a busy machine the prange
+            kernel is often faster even at 1 thread).
     """
 
     metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]
@@ -267,12 +270,12 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         opponents: BatchPolicy | None = None,
         opponent_random_share: float = 0.2,
         bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS,
-        num_threads: int = 1,
+        num_threads: int | None = None,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an integer >= 1")
-        if not isinstance(num_threads, int) or num_threads < 1:
-            raise ConfigError("num_threads", num_threads, "an integer >= 1")
+        if num_threads is not None and (not isinstance(num_threads, int) or num_threads < 1):
+            raise ConfigError("num_threads", num_threads, "None or an integer >= 1")
         if agent_seat is not None and not 0 <= agent_seat < num_players:
             raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
         if not 0.0 <= opponent_random_share <= 1.0:
@@ -411,8 +414,8 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         st = self.state
         self._dones[:] = False
         if self.opponents is None:
-            kernel = _step_serial if self.num_threads == 1 else _step_parallel
-            if self.num_threads > 1:
+            kernel = _step_serial if self.num_threads is None else _step_parallel
+            if self.num_threads is not None:
                 numba.set_num_threads(
                     min(self.num_threads, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
                 )

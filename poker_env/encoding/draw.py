@@ -223,11 +223,11 @@ def _size_amount(
     lo = lg[LG_LO]
     hi = lg[LG_HI]
     if j == num_sizes - 1:
-        return hi
+        return int(hi)
     seat = s[S_TO_ACT]
     to_call = s[S_BET + 1 - seat] - s[S_BET + seat]
     x = int(fp[1 + j] * (s[S_POT] + to_call))
-    return min(max(x, lo), hi)
+    return int(min(max(x, lo), hi))
 
 
 @njit(cache=True, _nrt=False)
@@ -283,7 +283,7 @@ def env_mask(
     """Fill the env action mask of the seat to act; returns the number of legal actions."""
     lg = np.empty(LG_SIZE, np.int64)
     legal(s, cfg, lg)
-    return mask_from_legal(s, ep, fp, lg, mask)
+    return int(mask_from_legal(s, ep, fp, lg, mask))
 
 
 @njit(cache=True, _nrt=False)
@@ -299,7 +299,8 @@ def _to_engine(
     # (engine kind, amount) of env action a, or kind -1; lg and mask are scratch rows.
     legal(s, cfg, lg)
     mask_from_legal(s, ep, fp, lg, mask)
-    return _decode(s, ep, fp, lg, mask, a)
+    kind, amount = _decode(s, ep, fp, lg, mask, a)
+    return int(kind), int(amount)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -344,7 +345,8 @@ def env_to_engine(
     """(engine kind, amount) of env action ``a``; kind -1 when ``a`` is not legal now."""
     lg = np.empty(LG_SIZE, np.int64)
     mask = np.empty(2 + ep[EP_NUM_SIZES] + 33, np.int8)
-    return _to_engine(s, cfg, ep, fp, lg, mask, a)
+    kind, amount = _to_engine(s, cfg, ep, fp, lg, mask, a)
+    return int(kind), int(amount)
 
 
 @njit(cache=True, _nrt=False)
@@ -502,7 +504,7 @@ def reset_row(
 ) -> int:
     """Start an episode (a fresh match) and run it to the agent's first decision."""
     _new_episode(s, cfg, rbuf, rew)
-    return advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask)
+    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask))
 
 
 @njit(cache=True, _nrt=False)
@@ -545,7 +547,7 @@ def step_row(
     if not _apply_env(s, cfg, tables, rbuf, ep, fp, a, lg, mask):
         return ADV_ILLEGAL
     s[S_EP_ACTED] = 1
-    return advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask)
+    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask))
 
 
 @njit(cache=True, _nrt=False)
@@ -564,7 +566,7 @@ def opp_step_row(
     """Apply the other seat's env action ``a`` (chosen by a Python policy) and run on."""
     if not _apply_env(s, cfg, tables, rbuf, ep, fp, a, lg, mask):
         return ADV_ILLEGAL
-    return advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask)
+    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask))
 
 
 @njit(cache=True, _nrt=False)
@@ -647,7 +649,7 @@ def single_step(
     if code == ADV_AGENT or code == ADV_DONE:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]
         encode_view(s, cfg, ep, fp, seat, lg, obs, mask)
-    return code
+    return int(code)
 
 
 @njit(cache=True, _nrt=False)
@@ -671,7 +673,7 @@ def single_reset(
     if code == ADV_AGENT:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]
         encode_view(s, cfg, ep, fb[2 : 2 + k], seat, lg, obs, mask)
-    return code
+    return int(code)
 
 
 _KIND_WORDS = (

@@ -167,7 +167,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         """The legal actions now, as 0/1 (the form MaskablePPO reads)."""
         return self._mask.copy()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
         return enc.render_text(self._s, self.config, self.agent_seat)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, replace
 from enum import IntEnum
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -190,7 +190,8 @@ def eval_tables(config: DrawConfig) -> Any:
     """The evaluator tables for the config's deck and order (built on first use)."""
     from poker_env.evaluator import get_tables
 
-    return get_tables(deck=config.deck_name, flush_beats_full_house=config.flush_beats_full_house)
+    deck: Literal["standard", "short"] = "short" if config.deck_name == "short" else "standard"
+    return get_tables(deck=deck, flush_beats_full_house=config.flush_beats_full_house)
 
 
 class RandomBuffer:

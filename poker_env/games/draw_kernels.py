@@ -104,7 +104,7 @@ def _uniform(s: NDArray[np.int64], rbuf: NDArray[np.float64]) -> float:
         # wrap around, the same way for one table and for a batch.
         i = 0
     s[S_CURSOR] = i + 1
-    return rbuf[i]
+    return float(rbuf[i])
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -118,7 +118,7 @@ def _next_card(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.fl
     s[S_DECK + j] = s[S_DECK + pos]
     s[S_DECK + pos] = c
     s[S_DECK_POS] = pos + 1
-    return c
+    return int(c)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -127,7 +127,7 @@ def capacity(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
     c = s[S_STACK + seat]
     if seat == COMPUTER:
         c += s[S_WORN] * cfg[C_ITEM_VALUE]
-    return c
+    return int(c)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -248,7 +248,7 @@ def _call(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
         s[S_POT] -= excess
         s[S_BET + opp] -= excess
         s[S_STACK + opp] += excess
-    return amount
+    return int(amount)
 
 
 @njit(cache=True, _nrt=False)
@@ -435,4 +435,4 @@ def start_match(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.f
 @njit(cache=True, _nrt=False)
 def chips_total(s: NDArray[np.int64]) -> int:
     """Stacks + pot + bank: constant (2 x starting money) over a whole match."""
-    return s[S_STACK] + s[S_STACK + 1] + s[S_POT] + s[S_BANK]
+    return int(s[S_STACK] + s[S_STACK + 1] + s[S_POT] + s[S_BANK])

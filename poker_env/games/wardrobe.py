@@ -114,7 +114,7 @@ def settle_stakes(s: NDArray[np.int64], cfg: NDArray[np.int64], computer_won: bo
 @njit(cache=True, _nrt=False, inline="always")
 def can_buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> bool:
     """A lost item exists, no pot is pending, and money >= item value + reserve."""
-    return (
+    return bool(
         s[S_LOST] > 0
         and s[S_POT] == 0
         and s[S_STAKED] == 0
@@ -125,7 +125,7 @@ def can_buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> bool:
 @njit(cache=True, _nrt=False, inline="always")
 def default_wants_buy_back(s: NDArray[np.int64], cfg: NDArray[np.int64]) -> bool:
     """The computer's default buy-back rule: buy back whenever she may."""
-    return can_buy_back(s, cfg)
+    return bool(can_buy_back(s, cfg))
 
 
 @njit(cache=True, _nrt=False)
@@ -150,7 +150,7 @@ def worth(s: NDArray[np.int64], cfg: NDArray[np.int64], seat: int) -> int:
     w = s[S_STACK + seat]
     if seat == COMPUTER:
         w += s[S_WORN] * cfg[C_ITEM_VALUE]
-    return w
+    return int(w)
 
 
 @dataclass(frozen=True)

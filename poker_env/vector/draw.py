@@ -80,7 +80,7 @@ def _row_step(
     is_opp: bool,
     S: NDArray[np.int64],
     cfg: NDArray[np.int64],
-    tables: Any,
+    tt: Any,
     R: NDArray[np.float64],
     ep: NDArray[np.int64],
     fp: NDArray[np.float64],
@@ -95,6 +95,7 @@ def _row_step(
 ) -> None:
     # One table's step. Compiled without reference counting: the row views below
     # would otherwise cost two atomic operations each.
+    tables = make_tables(tt)
     W[i, 0] = 0.0
     W[i, 1] = 0.0
     if is_opp:
@@ -149,7 +150,6 @@ def _vec_step(
     final_obs: NDArray[np.float32],
     need_opp: NDArray[np.bool_],
 ) -> None:
-    tables = make_tables(tt)
     for j in range(rows.shape[0]):
         _row_step(
             rows[j],
@@ -157,7 +157,7 @@ def _vec_step(
             is_opp,
             S,
             cfg,
-            tables,
+            tt,
             R,
             ep,
             fp,
@@ -191,7 +191,6 @@ def _vec_step_parallel(
     need_opp: NDArray[np.bool_],
 ) -> None:
     # Agent actions of every table, split over numba's threads; rows are independent.
-    tables = make_tables(tt)
     for i in prange(S.shape[0]):
         _row_step(
             i,
@@ -199,7 +198,7 @@ def _vec_step_parallel(
             False,
             S,
             cfg,
-            tables,
+            tt,
             R,
             ep,
             fp,
@@ -231,9 +230,7 @@ def _vec_encode(
         encode_view(S[i], cfg, ep, fp, seat, LG[i], obs[j], masks[j])
 
 
-class DrawVectorEnv(
-    gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[np.int64]]
-):
+class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
     """N tables of ``FiveCardDraw-v0``, stepped by one compiled call.
 
     Spaces, rewards and episode ends are those of

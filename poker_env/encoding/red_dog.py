@@ -4,22 +4,11 @@ The single env (:mod:`poker_env.envs.red_dog`), the multi-agent env and the
 batched env all use these kernels, which drive the rules kernels of
 :mod:`poker_env.games.red_dog`; none of them holds rules of its own.
 
-Observation of seat ``s`` (float32, ``obs_size(num_players)`` long, ``P = num_players``):
-
-=================  ==================================================  ============
-slice              meaning                                             range
-=================  ==================================================  ============
-[0:52]             own hand, one-hot by card index                     {0, 1}
-[52:104]           cards turned this deal                              {0, 1}
-[104:156]          cards shown from hands this deal                    {0, 1}
-[156]              pot / total chips                                   [0, 1]
-[157]              own chips / total chips                             [0, 1]
-[158:158+P]        chips / total chips, own seat first, then leftward  [0, 1]
-[158+P]            own place in this deal's betting order (0 first)    [0, P-1]
-[159+P]            players still to bet this deal, not counting self   [0, P-1]
-[160+P]            exact win probability of own hand                   [0, 1]
-[161+P]            deals left, this one included                       [0, rounds]
-=================  ==================================================  ============
+The observation layout (``obs_size(num_players) = 162 + num_players`` float32:
+own hand, turned and shown cards of this deal, pot, chips, betting place,
+players still to bet, exact win probability, deals left) is documented as a
+table in the docstring of :class:`poker_env.envs.red_dog.RedDogEnv`, which a
+test checks against the real observation space.
 
 Total chips = ``num_players * starting_chips``. A seat that left holds 0 chips.
 """
@@ -63,7 +52,6 @@ from poker_env.games.red_dog import (
 
 __all__ = [
     "DEFAULT_BET_FRACTIONS",
-    "OBS_TABLE",
     "action_to_bet",
     "agent_done",
     "collect_reward",
@@ -75,9 +63,6 @@ __all__ = [
 
 #: FORFEIT, then bets of 1 chip, 1/4, 1/2, 3/4 and all of the largest legal bet.
 DEFAULT_BET_FRACTIONS = (0.0, 0.25, 0.5, 0.75, 1.0)
-
-#: (start, stop offset from the end of the fixed part, meaning) used by tests and docs.
-OBS_TABLE = __doc__
 
 
 def obs_size(num_players: int) -> int:

@@ -254,6 +254,24 @@ def test_rule_player_with_no_chips_leaves_the_game() -> None:
         g.bet(1)
 
 
+def test_rule_ante_bigger_than_a_players_chips_takes_what_he_has_and_he_leaves() -> None:
+    g = game(num_players=3, starting_chips=10, ante=2)  # pot 6, chips 8 each
+    s = g.to_act
+    short = (s + 1) % 3
+    # Move 7 of his chips into the pot, then the bettor takes the pot exactly.
+    g.state.chips[0, short] = 1
+    g.state.ints[0, I_POT] = 6 + 7
+    rig(g, s, "As 2c 3c 4c 5c", stock="Ks")
+    g.state.chips[0, s] = 13  # enough chips to bet the whole pot
+    g.state.chips[0, (s + 2) % 3] -= 5  # keep the chip total at 30
+    g.bet(13)
+    # RULES.md §2: the empty pot is refilled; the short player antes his last chip and leaves.
+    assert g.chips[short] == 0
+    assert short not in g.seated
+    assert g.pot == 2 + 2 + 1
+    assert sum(g.chips) + g.pot == 30
+
+
 def test_rule_game_ends_after_rounds_deals_default_one_deal_each() -> None:
     g = game(num_players=3)
     n = 0

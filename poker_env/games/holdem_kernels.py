@@ -380,13 +380,33 @@ def _showdown(s: np.ndarray, tables: EvalTables) -> None:
 
 
 @njit(cache=True)
+def _split(s: np.ndarray, pot: int, win_mask: int, button: int) -> None:
+    # RULES.md §3: equal best hands split a pot; the odd chips go to the first of
+    # them clockwise from the dealer (the seat after the dealer first, the dealer last).
+    n = s[NUM_SEATS]
+    num_win = 0
+    for q in range(n):
+        if (win_mask >> q) & 1:
+            num_win += 1
+    share = pot // num_win
+    odd = pot - share * num_win
+    for i in range(1, n + 1):
+        q = (button + i) % n
+        if (win_mask >> q) & 1:
+            s[WON + q] += share + odd
+            odd = 0
+
+
+@njit(cache=True)
 def distribute(s: np.ndarray) -> None:
     """Pay the main pot and side pots by the ranks in ``RANK`` (RULES.md §3).
 
     A player wins at most what each opponent matched: one pot per distinct
     commitment level of the players still in. Dead money above the top level and
     penalties paid to the pot go to the main pot. Equal best hands split a pot;
-    the odd chips go to the first winner clockwise from the dealer.
+    the odd chips go to the first winner clockwise from the dealer. Consecutive
+    pots won by the same players are split as one (as PokerKit does), so that
+    their odd chips are not counted twice.
     """
     n = s[NUM_SEATS]
     levels = s[SCR_LEVELS : SCR_LEVELS + MAX_SEATS]
@@ -416,6 +436,8 @@ def distribute(s: np.ndarray) -> None:
             extra += s[COMMIT + q] - top
     prev = 0
     button = s[BUTTON]
+    pending = 0  # chips of consecutive pots won by the same players, split once
+    pending_mask = 0
     for li in range(nl):
         lvl = levels[li]
         pot = extra if li == 0 else 0
@@ -423,23 +445,23 @@ def distribute(s: np.ndarray) -> None:
             c = s[COMMIT + q]
             pot += min(c, lvl) - min(c, prev)
         best = -1
-        num_win = 0
+        win_mask = 0
         for q in range(n):
             if _in_hand(s[STATUS + q]) and s[COMMIT + q] >= lvl:
                 r = s[RANK + q]
                 if r > best:
                     best = r
-                    num_win = 1
+                    win_mask = 1 << q
                 elif r == best:
-                    num_win += 1
-        share = pot // num_win
-        odd = pot - share * num_win
-        for i in range(1, n + 1):
-            q = (button + i) % n
-            if _in_hand(s[STATUS + q]) and s[COMMIT + q] >= lvl and s[RANK + q] == best:
-                s[WON + q] += share + odd
-                odd = 0
+                    win_mask |= 1 << q
+        if pending > 0 and win_mask != pending_mask:
+            _split(s, pending, pending_mask, button)
+            pending = 0
+        pending += pot
+        pending_mask = win_mask
         prev = lvl
+    if pending > 0:
+        _split(s, pending, pending_mask, button)
     for q in range(n):
         s[STACK + q] += s[WON + q]
     s[POT_EXTRA] = 0

@@ -543,9 +543,17 @@ def step_row(
     lg: NDArray[np.int64],
     mask: NDArray[np.int8],
 ) -> int:
-    """Apply the agent's env action ``a`` and run on (random opponent included)."""
-    if not _apply_env(s, cfg, tables, rbuf, ep, fp, a, lg, mask):
+    """Apply the agent's env action ``a`` and run on (random opponent included).
+
+    ``lg`` and ``mask`` must hold the current legal row and mask, as every driver
+    leaves them after a step or a reset (:func:`encode_view`); the action is checked
+    against them, not recomputed.
+    """
+    ph = s[S_PHASE]
+    if ph == PH_HAND_END or ph == PH_MATCH_END or a < 0 or a >= mask.shape[0] or mask[a] == 0:
         return ADV_ILLEGAL
+    kind, amount = _decode(s, ep, fp, lg, mask, a)
+    apply_legal(s, cfg, tables, rbuf, kind, amount)
     s[S_EP_ACTED] = 1
     return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask))
 

@@ -35,9 +35,11 @@ def _entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
     return dispatcher if cres is None else cres.entry_point
 
 
-def observation_bounds(n: int) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+def observation_bounds(
+    n: int, evaluator_features: bool = False
+) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """Low and high of every observation entry at a table of ``n`` seats (see the table)."""
-    size = E.obs_size(n)
+    size = E.obs_size(n, evaluator_features)
     low = np.zeros(size, dtype=np.float32)
     high = np.ones(size, dtype=np.float32)
     high[108:110] = n  # pot, to call: at most every chip of the table
@@ -75,7 +77,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
 
     ## Observation Space
 
-    ``Box(float32)`` of length ``114 + 8n`` for ``n = num_players``; seats are
+    ``Box(float32)`` of length ``114 + 8n`` (``124 + 8n`` with
+    ``evaluator_features=True``) for ``n = num_players``; seats are
     listed from the agent clockwise (index 0 is the agent); chips are in units of
     the starting stack.
 
@@ -92,6 +95,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     | 110+3n:110+4n | seat still in the hand | 0..1 |
     | 110+4n:110+8n | chips each seat put in per street (street-major) | 0..n |
     | 110+8n:114+8n | bets and raises per street / 10, at most 1 | 0..1 |
+    | 114+8n:123+8n | (evaluator_features) category of own best hand, one-hot; 0 pre-flop | 0..1 |
+    | 123+8n:124+8n | (evaluator_features) Monte Carlo equity against random hands | 0..1 |
 
     Nothing else: other seats' hole cards and the undealt board never appear.
 
@@ -131,7 +136,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     ``escape_prob`` (0.0: chance an opponent leaves instead of acting),
     ``rules`` ("seed"), ``base`` (2), ``starting_stack`` (100 × base),
     ``max_bet`` (None), ``penalty_to`` ("burn"), ``illegal_action`` ("raise" or
-    "call"), ``render_mode`` (None or "ansi").
+    "call"), ``evaluator_features`` (False: add the hand category and the Monte
+    Carlo equity against the opponents still in, from ``equity_samples`` (200)
+    boards; these run in Python and cost speed), ``render_mode`` (None or "ansi").
 
     ## Version History
 
@@ -155,6 +162,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         max_bet: int | None = None,
         penalty_to: Literal["burn", "pot"] = "burn",
         illegal_action: Literal["raise", "call"] = "raise",
+        evaluator_features: bool = False,
+        equity_samples: int = 200,
         render_mode: str | None = None,
     ) -> None:
         self.config = HoldemConfig(
@@ -180,6 +189,10 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         if illegal_action not in ("raise", "call"):
             raise ConfigError("illegal_action", illegal_action, "'raise' or 'call'")
         self.illegal_action = illegal_action
+        if not isinstance(equity_samples, int) or equity_samples < 1:
+            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
+        self.evaluator_features = bool(evaluator_features)
+        self.equity_samples = equity_samples
         if render_mode not in (None, "ansi"):
             raise ConfigError("render_mode", render_mode, "None or 'ansi'")
         if opponents is None:
@@ -199,7 +212,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         )
         self.params[E.P_EXTERNAL] = 0 if self._opponents is None else 1
         self.action_space = spaces.Discrete(E.num_actions(fr.size))
-        low, high = observation_bounds(n)
+        low, high = observation_bounds(n, self.evaluator_features)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self._tables = get_holdem_tables()
         self._states = self.config.new_state()[None, :].copy()
@@ -268,7 +281,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
                     )
             self._observe()
         self._done = False
-        return self._obs[0].copy(), {"action_mask": self._masks[0].copy()}
+        return self._observation(), {"action_mask": self._masks[0].copy()}
 
     def step(
         self, action: int | np.integer
@@ -300,7 +313,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             done = code == E.EPISODE_DONE
             self._observe()
         self._done = done
-        return self._obs[0].copy(), reward, done, False, {"action_mask": self._masks[0].copy()}
+        return self._observation(), reward, done, False, {"action_mask": self._masks[0].copy()}
 
     def action_masks(self) -> NDArray[np.int8]:
         """The legal actions now (the form sb3-contrib's MaskablePPO reads)."""
@@ -343,6 +356,34 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         return "\n".join(lines)
 
     # ------------------------------------------------------------ helpers
+    def _observation(self) -> NDArray[np.float32]:
+        if not self.evaluator_features:
+            return self._obs[0].copy()
+        from poker_env.evaluator import evaluate, hand_category, holdem_equity
+
+        s = self._states[0]
+        agent = int(s[E.AGENT])
+        extra = np.zeros(E.NUM_CATEGORIES + 1, dtype=np.float32)
+        hole = [int(c) for c in s[K.HOLE + 2 * agent : K.HOLE + 2 * agent + 2]]
+        board = [int(c) for c in s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]]
+        if len(board) >= 3:
+            extra[int(np.asarray(hand_category(evaluate(np.array(hole + board)))).ravel()[0])] = 1.0
+        others = [
+            q
+            for q in range(self.num_players)
+            if q != agent and s[K.STATUS + q] in (K.ACTIVE, K.ALLIN)
+        ]
+        if others and s[K.PHASE] == K.PHASE_BETTING:
+            eq = holdem_equity(
+                [np.array(hole)] + [None] * len(others),
+                board=np.array(board, dtype=np.int64) if board else None,
+                method="monte_carlo",
+                num_samples=self.equity_samples,
+                rng=self.np_random,
+            )
+            extra[E.NUM_CATEGORIES] = float(eq.equity[0])
+        return np.concatenate([self._obs[0], extra])
+
     def _street(self) -> str:
         return STREET_NAMES[int(self._states[0, K.STREET])]
 

@@ -32,13 +32,16 @@ def _doc_rows(doc: str) -> list[tuple[str, str, str]]:
     return rows
 
 
+@pytest.mark.parametrize("features", [False, True])
 @pytest.mark.parametrize("n", [2, 6, 10])
-def test_docstring_observation_table_matches_space(n: int) -> None:
-    env = HoldemEnv(n)
+def test_docstring_observation_table_matches_space(n: int, features: bool) -> None:
+    env = HoldemEnv(n, evaluator_features=features)
     space = env.observation_space
     assert isinstance(space, gym.spaces.Box)
     covered = 0
-    for slc, _meaning, rng in _doc_rows(HoldemEnv.__doc__ or ""):
+    for slc, meaning, rng in _doc_rows(HoldemEnv.__doc__ or ""):
+        if "(evaluator_features)" in meaning and not features:
+            continue
         lo_txt, hi_txt = slc.split(":")
         lo, hi = _num(lo_txt, n), _num(hi_txt, n)
         assert lo == covered, f"gap or overlap at {slc}"
@@ -197,3 +200,26 @@ def test_config_errors() -> None:
         HoldemEnv(2, escape_prob=2.0)
     with pytest.raises(ConfigError):
         HoldemEnv(3, opponents=[RandomPolicy(0)])
+
+
+def test_evaluator_features_hand_category_and_equity() -> None:
+    env = HoldemEnv(2, evaluator_features=True, equity_samples=50)
+    check_env(
+        HoldemEnv(2, evaluator_features=True, equity_samples=20, illegal_action="call"),
+        skip_render_check=True,
+    )
+    obs, info = env.reset(seed=4)
+    base = E.obs_size(2)
+    rng = np.random.default_rng(0)
+    seen_flop = False
+    for _ in range(60):
+        assert 0.0 <= obs[base + 9] <= 1.0
+        if obs[52:104].sum() >= 3:  # a board: exactly one category is set
+            assert obs[base : base + 9].sum() == 1.0
+            seen_flop = True
+        else:
+            assert obs[base : base + 9].sum() == 0.0
+        obs, _, term, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if term:
+            obs, info = env.reset()
+    assert seen_flop

@@ -358,7 +358,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     # ------------------------------------------------------------ helpers
     def _observation(self) -> NDArray[np.float32]:
         if not self.evaluator_features:
-            return self._obs[0].copy()
+            obs: NDArray[np.float32] = self._obs[0].copy()
+            return obs
         from poker_env.evaluator import evaluate, hand_category, holdem_equity
 
         s = self._states[0]

@@ -403,3 +403,41 @@ def test_replay_json_gives_same_stacks() -> None:
     again = replay_json(game.to_json())
     assert again.stacks() == game.stacks()
     assert again.history() == game.history()
+
+
+def test_rule_short_all_ins_adding_up_to_a_full_raise_reopen_raising() -> None:
+    # Button 4: SB 0, BB 1, seat 2 first. Seat 2 raises to 20 (by 18); 3 and 4 call.
+    # SB all-in to 28 (+8, short); BB all-in to 50 (+22 over 28). Seat 2 acted at 20
+    # and now faces 30 more, at least a full raise of 18: raising reopens for him.
+    game = table([400] * 5, rules="standard")
+    game.start_hand(button=4)
+    game.raise_to(20)  # seat 2
+    game.check_or_call()  # 3
+    game.check_or_call()  # 4
+    game.state[K.STACK + 0] = 27  # the SB (1 in) can reach 28
+    game.all_in()
+    la = game.legal_actions()
+    assert la.seat == 1 and la.min_raise_to == 46  # BB has not acted: 28 + 18
+    game.state[K.STACK + 1] = 48  # the BB (2 in) can reach exactly 50
+    game.all_in()
+    la = game.legal_actions()
+    assert la.seat == 2 and la.min_raise_to == 68  # reopened: 50 + 18
+
+
+def test_rule_consecutive_pots_with_the_same_winners_split_once() -> None:
+    # Seats 0 button, 1 SB (folds after posting 1), 2 BB (3 chips), 3 and 4; 100 each.
+    # Seat 3 shoves, 4 and 0 call, 1 folds, 2 calls all-in for 3. Board 9-T-J-Q-K:
+    # seats 0 and 3 hold aces (A-high straight), 2 and 4 play the K-high straight.
+    # Main pot 1 + 4 × 3 = 13 and side pot 3 × 97 = 291 are both won by 0 and 3:
+    # split once, 304 / 2 = 152 each (split apart, seat 3 would get both odd chips).
+    game = table([100, 100, 3, 100, 100])
+    holes = {0: "Ac 2d", 1: "4h 4c", 2: "5c 6d", 3: "Ad 2h", 4: "3c 4d"}
+    game.start_hand(deck=rigged_deck([1, 2, 3, 4, 0], holes, "9s Ts Jh Qd Kc"), button=0)
+    assert game.to_act == 3
+    game.all_in()
+    game.check_or_call()  # 4
+    game.check_or_call()  # 0
+    game.fold()  # 1
+    game.check_or_call()  # 2: all-in for 1 more
+    assert game.is_hand_over
+    assert game.payouts == [152, 0, 0, 152, 0]

@@ -407,8 +407,8 @@ def test_replay_json_gives_same_stacks() -> None:
 
 def test_rule_short_all_ins_adding_up_to_a_full_raise_reopen_raising() -> None:
     # Button 4: SB 0, BB 1, seat 2 first. Seat 2 raises to 20 (by 18); 3 and 4 call.
-    # SB all-in to 28 (+8, short); BB all-in to 50 (+22 over 28). Seat 2 acted at 20
-    # and now faces 30 more, at least a full raise of 18: raising reopens for him.
+    # SB all-in to 28 (+8, short); BB all-in to 45 (+17, short too). Seat 2 acted at 20
+    # and now faces 25 more, at least a full raise of 18: raising reopens for him.
     game = table([400] * 5, rules="standard")
     game.start_hand(button=4)
     game.raise_to(20)  # seat 2
@@ -418,10 +418,10 @@ def test_rule_short_all_ins_adding_up_to_a_full_raise_reopen_raising() -> None:
     game.all_in()
     la = game.legal_actions()
     assert la.seat == 1 and la.min_raise_to == 46  # BB has not acted: 28 + 18
-    game.state[K.STACK + 1] = 48  # the BB (2 in) can reach exactly 50
+    game.state[K.STACK + 1] = 43  # the BB (2 in) can reach exactly 45
     game.all_in()
     la = game.legal_actions()
-    assert la.seat == 2 and la.min_raise_to == 68  # reopened: 50 + 18
+    assert la.seat == 2 and la.min_raise_to == 63  # reopened: 45 + the last full raise 18
 
 
 def test_rule_consecutive_pots_with_the_same_winners_split_once() -> None:

@@ -189,9 +189,55 @@ def _vec_step_parallel(
     masks: NDArray[np.int8],
     final_obs: NDArray[np.float32],
     need_opp: NDArray[np.bool_],
+    num_chunks: int,
 ) -> None:
-    # Agent actions of every table, split over numba's threads; rows are independent.
-    for i in prange(S.shape[0]):
+    # Agent actions of every table, split over numba's threads in a few contiguous
+    # chunks: the per-chunk call takes the arrays' reference counts once, where a
+    # per-row call would bounce their counters between cores on every table.
+    n = S.shape[0]
+    for c in prange(num_chunks):
+        _rows_step(
+            c * n // num_chunks,
+            (c + 1) * n // num_chunks,
+            actions,
+            S,
+            cfg,
+            tt,
+            R,
+            ep,
+            fp,
+            W,
+            LG,
+            rewards,
+            terms,
+            obs,
+            masks,
+            final_obs,
+            need_opp,
+        )
+
+
+@njit(cache=True, _nrt=False)
+def _rows_step(
+    lo: int,
+    hi: int,
+    actions: NDArray[np.int64],
+    S: NDArray[np.int64],
+    cfg: NDArray[np.int64],
+    tt: Any,
+    R: NDArray[np.float64],
+    ep: NDArray[np.int64],
+    fp: NDArray[np.float64],
+    W: NDArray[np.float64],
+    LG: NDArray[np.int64],
+    rewards: NDArray[np.float64],
+    terms: NDArray[np.bool_],
+    obs: NDArray[np.float32],
+    masks: NDArray[np.int8],
+    final_obs: NDArray[np.float32],
+    need_opp: NDArray[np.bool_],
+) -> None:
+    for i in range(lo, hi):
         _row_step(
             i,
             actions[i],
@@ -364,6 +410,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             _vec_step_parallel(
                 self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG, a,
                 self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+                2 * self.num_threads,
             )  # fmt: skip
         else:
             _vec_step(

@@ -382,3 +382,163 @@ def batch_step(
             reset_table(s, rngs, i, params, fractions, escape_p, tables)
         observe_agent(s, fractions, scale, obs[i], masks[i])
     return -1
+
+
+# ---------------------------------------------------------------- external opponents
+# When the other seats are played by a Python (batched) policy, the driver stops
+# at each opponent decision (OPPONENT_TURN); these kernels carry the batch on.
+
+
+@njit(cache=True)
+def _after_agent_step(
+    s: np.ndarray,
+    rngs: np.ndarray,
+    i: int,
+    code: int,
+    reward: float,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables: EvalTables,
+    codes: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    final_obs: np.ndarray,
+    resetting: np.ndarray,
+) -> None:
+    if resetting[i]:
+        # Hands played before the next episode's first agent decision do not count.
+        if code == EPISODE_DONE:
+            code = reset_table(s, rngs, i, params, fractions, escape_p, tables)
+    else:
+        rewards[i] += reward
+        if code == EPISODE_DONE:
+            dones[i] = True
+            encode(s, s[AGENT], float(params[P_STACK]), final_obs[i])
+            code = reset_table(s, rngs, i, params, fractions, escape_p, tables)
+            resetting[i] = True
+    codes[i] = code
+
+
+@njit(cache=True)
+def batch_step_external(
+    states: np.ndarray,
+    rngs: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables: EvalTables,
+    codes: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    final_obs: np.ndarray,
+    resetting: np.ndarray,
+) -> None:
+    """Apply every agent's action; stop each table at the next decision (same-step autoreset)."""
+    for i in range(states.shape[0]):
+        s = states[i]
+        resetting[i] = False
+        rewards[i] = 0.0
+        dones[i] = False
+        code, r = step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
+        _after_agent_step(
+            s,
+            rngs,
+            i,
+            code,
+            r,
+            params,
+            fractions,
+            escape_p,
+            tables,
+            codes,
+            rewards,
+            dones,
+            final_obs,
+            resetting,
+        )
+
+
+@njit(cache=True)
+def batch_reset_external(
+    states: np.ndarray,
+    rngs: np.ndarray,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables: EvalTables,
+    codes: np.ndarray,
+    resetting: np.ndarray,
+) -> None:
+    """Start an episode on every table, stopping at the first decision of anyone."""
+    for i in range(states.shape[0]):
+        codes[i] = reset_table(states[i], rngs, i, params, fractions, escape_p, tables)
+        resetting[i] = True
+
+
+@njit(cache=True)
+def observe_to_act(
+    states: np.ndarray,
+    idx: np.ndarray,
+    fractions: np.ndarray,
+    scale: float,
+    obs: np.ndarray,
+    masks: np.ndarray,
+) -> None:
+    """Observation and mask of the seat to act at tables ``idx`` (rows 0..len(idx)-1)."""
+    for k in range(idx.shape[0]):
+        s = states[idx[k]]
+        encode(s, s[K.TO_ACT], scale, obs[k])
+        action_mask(s, fractions, masks[k], s[K.SCR_AMOUNTS : K.SCR_AMOUNTS + masks.shape[1]])
+
+
+@njit(cache=True)
+def batch_opponent_step(
+    states: np.ndarray,
+    rngs: np.ndarray,
+    idx: np.ndarray,
+    actions: np.ndarray,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables: EvalTables,
+    codes: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    final_obs: np.ndarray,
+    resetting: np.ndarray,
+) -> int:
+    """Apply the opponents' actions at tables ``idx`` and play on; -1 or the first illegal row."""
+    for k in range(idx.shape[0]):
+        i = idx[k]
+        s = states[i]
+        if apply_index(s, actions[k], fractions, tables) != K.OK:
+            return k
+        code, r = resume_table(s, rngs, i, params, fractions, escape_p, tables)
+        _after_agent_step(
+            s,
+            rngs,
+            i,
+            code,
+            r,
+            params,
+            fractions,
+            escape_p,
+            tables,
+            codes,
+            rewards,
+            dones,
+            final_obs,
+            resetting,
+        )
+    return -1
+
+
+@njit(cache=True)
+def batch_observe(
+    states: np.ndarray, fractions: np.ndarray, scale: float, obs: np.ndarray, masks: np.ndarray
+) -> None:
+    """Every agent's observation and mask."""
+    for i in range(states.shape[0]):
+        observe_agent(states[i], fractions, scale, obs[i], masks[i])

@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from poker_env.encoding import holdem as E
 from poker_env.errors import ConfigError, IllegalActionError
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
+from poker_env.policy import BatchPolicy
 
 __all__ = ["HoldemVectorEnv"]
 
@@ -48,7 +49,7 @@ def _batch_step_parallel(  # type: ignore[no-untyped-def]
 
 
 class HoldemVectorEnv(VectorEnv):
-    """``num_envs`` Hold'em tables, the agent in one seat of each, random legal opponents.
+    """``num_envs`` Hold'em tables, the agent in one seat of each, policy-played opponents.
 
     Observations, actions, masks and rewards are those of
     :class:`poker_env.envs.holdem.HoldemEnv` (see its docstring), stacked. Autoreset
@@ -63,7 +64,12 @@ class HoldemVectorEnv(VectorEnv):
     Args:
         num_envs: number of tables.
         num_players: seats per table, 2..10.
-        num_threads: numba threads for the step (1 = the serial kernel).
+        opponent: None (uniformly random legal actions, inside the compiled step) or a
+            :class:`~poker_env.policy.BatchPolicy` that acts for every waiting
+            opponent seat of all tables at once (its observations and masks are
+            those of the seat to act).
+        num_threads: numba threads for the step (1 = the serial kernel; random
+            opponents only).
         Other arguments: as :class:`~poker_env.envs.holdem.HoldemEnv`.
     """
 
@@ -75,6 +81,7 @@ class HoldemVectorEnv(VectorEnv):
         num_players: int = 2,
         *,
         seat: int | None = None,
+        opponent: BatchPolicy | None = None,
         hands_per_episode: int = 1,
         raise_fractions: Sequence[float] = E.DEFAULT_FRACTIONS,
         escape_prob: float = 0.0,
@@ -108,6 +115,11 @@ class HoldemVectorEnv(VectorEnv):
             raise ConfigError(
                 "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
             )
+        if opponent is not None and not isinstance(opponent, BatchPolicy):
+            raise ConfigError(
+                "opponent", opponent, "None or a BatchPolicy (act_batch(observations, masks))"
+            )
+        self.opponent = opponent
         self.num_envs = num_envs
         self.num_players = num_players
         self.num_threads = num_threads
@@ -139,6 +151,46 @@ class HoldemVectorEnv(VectorEnv):
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._dones = np.zeros(num_envs, dtype=np.bool_)
         self._seeded = False
+        self._codes = np.zeros(num_envs, dtype=np.int64)
+        self._resetting = np.zeros(num_envs, dtype=np.bool_)
+        if opponent is not None:
+            self.params[E.P_EXTERNAL] = 1
+
+    def _play_opponents(self) -> None:
+        assert self.opponent is not None
+        width = self._masks.shape[1]
+        while True:
+            idx = np.flatnonzero(self._codes == E.OPPONENT_TURN)
+            if idx.size == 0:
+                return
+            obs = np.zeros((idx.size, self._obs.shape[1]), dtype=np.float32)
+            masks = np.zeros((idx.size, width), dtype=np.int8)
+            E.observe_to_act(
+                self._states, idx, self.fractions, float(self.params[E.P_STACK]), obs, masks
+            )
+            acts = np.asarray(self.opponent.act_batch(obs, masks), dtype=np.int64).reshape(idx.size)
+            bad = E.batch_opponent_step(
+                self._states,
+                self._rngs,
+                idx,
+                acts,
+                self.params,
+                self.fractions,
+                self.escape_prob,
+                self._tables,
+                self._codes,
+                self._rewards,
+                self._dones,
+                self._final_obs,
+                self._resetting,
+            )
+            if bad >= 0:
+                raise IllegalActionError(
+                    int(acts[bad]),
+                    np.flatnonzero(masks[bad]).tolist(),
+                    f"table {idx[bad]}",
+                    "from the opponent policy",
+                )
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
@@ -160,16 +212,32 @@ class HoldemVectorEnv(VectorEnv):
                     np.random.default_rng(sd).integers(0, 2**63, dtype=np.int64)
                 )
             self._seeded = True
-        E.batch_reset(
-            self._states,
-            self._rngs,
-            self.params,
-            self.fractions,
-            self.escape_prob,
-            self._tables,
-            self._obs,
-            self._masks,
-        )
+        if self.opponent is None:
+            E.batch_reset(
+                self._states,
+                self._rngs,
+                self.params,
+                self.fractions,
+                self.escape_prob,
+                self._tables,
+                self._obs,
+                self._masks,
+            )
+        else:
+            E.batch_reset_external(
+                self._states,
+                self._rngs,
+                self.params,
+                self.fractions,
+                self.escape_prob,
+                self._tables,
+                self._codes,
+                self._resetting,
+            )
+            self._play_opponents()
+            E.batch_observe(
+                self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
+            )
         return self._obs.copy(), {"action_mask": self._masks.copy()}
 
     def step(
@@ -194,7 +262,26 @@ class HoldemVectorEnv(VectorEnv):
                 f"table {i}",
                 "masked action; nothing stepped",
             )
-        if self.num_threads == 1:
+        if self.opponent is not None:
+            E.batch_step_external(
+                self._states,
+                self._rngs,
+                acts,
+                self.params,
+                self.fractions,
+                self.escape_prob,
+                self._tables,
+                self._codes,
+                self._rewards,
+                self._dones,
+                self._final_obs,
+                self._resetting,
+            )
+            self._play_opponents()
+            E.batch_observe(
+                self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
+            )
+        elif self.num_threads == 1:
             E.batch_step(
                 self._states,
                 self._rngs,

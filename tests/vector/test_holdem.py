@@ -66,3 +66,37 @@ def test_illegal_action_raises_and_steps_nothing() -> None:
     with pytest.raises(IllegalActionError):
         vec.step(acts)
     assert np.array_equal(before, vec._states)
+
+
+class _CallPolicy:
+    """Deterministic: check/call (index 1), legal at every decision."""
+
+    def act(self, observation: object, action_mask: np.ndarray) -> int:
+        assert action_mask[1] == 1
+        return 1
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        assert observations.shape[0] == action_masks.shape[0]
+        assert (action_masks[:, 1] == 1).all()
+        return np.ones(action_masks.shape[0], dtype=np.int64)
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_batch_policy_opponents_equal_single_envs_with_that_policy(n: int) -> None:
+    num = 5
+    vec = HoldemVectorEnv(num, n, opponent=_CallPolicy(), hands_per_episode=2)
+    singles = [HoldemEnv(n, opponents=_CallPolicy(), hands_per_episode=2) for _ in range(num)]
+    obs, info = vec.reset(seed=7)
+    firsts = [e.reset(seed=7 + i) for i, e in enumerate(singles)]
+    assert np.array_equal(obs, np.stack([o for o, _ in firsts]))
+    rng = np.random.default_rng(n)
+    for _ in range(150):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, rew, term, _, info = vec.step(acts)
+        for i, env in enumerate(singles):
+            o, r, t, _, _ = env.step(int(acts[i]))
+            assert t == term[i] and r == rew[i]
+            if t:
+                assert np.array_equal(info["final_obs"][i], o)
+                o, _ = env.reset()
+            assert np.array_equal(o, obs[i])

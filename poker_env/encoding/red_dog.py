@@ -120,7 +120,7 @@ def encode_observation(
     out[161 + p] = left if ints[t, I_PHASE] == PHASE_BET else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_to_bet(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -137,7 +137,7 @@ def action_to_bet(
     return KIND_BET, fraction_bet(fractions[action - 1], max_bet(ints, chips, t))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _agent_done(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
 ) -> bool:  # pragma: no cover
@@ -245,7 +245,7 @@ def env_step_table(
     return OK, reward, _agent_done(ints, flags, t)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def collect_reward(
     ints: NDArray[np.int64], chips: NDArray[np.int64], t: int
 ) -> float:  # pragma: no cover

@@ -597,7 +597,7 @@ def apply_action(
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def win_probability_kernel(
     ints: NDArray[np.int64], hands: NDArray[np.int8], public: NDArray[np.int8], t: int, s: int
 ) -> float:  # pragma: no cover - compiled
@@ -628,7 +628,7 @@ def win_probability_kernel(
     return _popcount(below & ~seen) / unseen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reference_bet(p: float, largest_bet: int) -> int:  # pragma: no cover - compiled
     """The reference (optimal myopic) bet of RULES.md §2: the maximum when p > 1/2, else 1.
 
@@ -638,7 +638,7 @@ def reference_bet(p: float, largest_bet: int) -> int:  # pragma: no cover - comp
     return largest_bet if p > 0.5 else 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fraction_bet(fraction: float, largest_bet: int) -> int:  # pragma: no cover - compiled
     """A bet as a fraction of the largest legal bet, at least 1 chip and at most all of it."""
     b = int(np.floor(fraction * largest_bet + 1e-9))
@@ -649,7 +649,7 @@ def fraction_bet(fraction: float, largest_bet: int) -> int:  # pragma: no cover 
     return b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def builtin_decision(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from poker_env.cards import Deck, _deck_name, format_cards, make_deck, parse_cards
 from poker_env.evaluator.core import get_tables
-from poker_env.evaluator.kernels import _FLUSH_BITS, _LOW32, _SUIT_BIAS, eval_key
+from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 
 __all__ = ["DrawEquity", "HoldemEquity", "draw_equity", "holdem_equity"]
@@ -134,8 +134,6 @@ def _holdem_exact(
     complete no player's flush give every player the same hand, so they are
     evaluated once and weighted by their count. Only flush-relevant cards (a
     suit of which some player holds four or more) are evaluated one by one.
-    Everything stays in this one function: calls with array arguments in the
-    inner loop cost numba reference counting worth more than the evaluations.
     """
     num_players = hole_keys.size
     values = np.empty(num_players, dtype=np.int32)
@@ -144,7 +142,6 @@ def _holdem_exact(
     masks = np.empty(prefix + 1, dtype=np.uint64)
     keys[0], masks[0] = board_key, board_mask
     card_keys, card_masks = tables.card_keys, tables.card_masks
-    rank_table, row_offsets, flush_table = tables.rank_table, tables.row_offsets, tables.flush_table
     avail = np.zeros(13, dtype=np.int64)  # suit bits of the undealt cards, per rank
     for c in rest:
         avail[c >> 2] |= 1 << (c & 3)
@@ -201,15 +198,7 @@ def _holdem_exact(
             best = -1
             num_best = 0
             for p in range(num_players):
-                hk = k + hole_keys[p]
-                flush = (hk + _SUIT_BIAS) & _FLUSH_BITS
-                if flush != np.uint64(0):
-                    flag = np.int64(flush >> np.uint64(51))
-                    suit = np.int64(flag > 1) + np.int64(flag > 16) + np.int64(flag > 256)
-                    v = flush_table[np.int64((m | hole_masks[p]) >> np.uint64(16 * suit)) & 0x1FFF]
-                else:
-                    rk = np.int64(hk & _LOW32)
-                    v = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
+                v = eval_key(k + hole_keys[p], m | hole_masks[p], tables)
                 values[p] = v
                 if v > best:
                     best, num_best = v, 1

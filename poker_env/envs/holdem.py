@@ -174,6 +174,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             rules=rules,
             penalty_to=penalty_to,
         )
+        if self.config.stack <= base:
+            # Stacks all-in from the blinds would never give anyone a decision.
+            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
         n = num_players
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
             raise ConfigError("seat", seat, f"None or 0..{n - 1}")

@@ -56,6 +56,9 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             rules=rules,
             penalty_to=penalty_to,
         )
+        if self.config.stack <= base:
+            # Stacks all-in from the blinds would never give anyone a decision.
+            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
         if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
             raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
         if render_mode not in (None, "ansi"):

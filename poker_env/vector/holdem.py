@@ -100,6 +100,9 @@ class HoldemVectorEnv(VectorEnv):
             rules=rules,
             penalty_to=penalty_to,
         )
+        if self.config.stack <= base:
+            # Stacks all-in from the blinds would never give anyone a decision.
+            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an int >= 1")
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):

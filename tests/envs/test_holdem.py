@@ -200,6 +200,8 @@ def test_config_errors() -> None:
         HoldemEnv(2, escape_prob=2.0)
     with pytest.raises(ConfigError):
         HoldemEnv(3, opponents=[RandomPolicy(0)])
+    with pytest.raises(ConfigError, match="starting_stack"):
+        HoldemEnv(2, starting_stack=2)  # all-in from the blinds: nobody would ever act
 
 
 def test_evaluator_features_hand_category_and_equity() -> None:

@@ -70,7 +70,7 @@ def obs_size(num_players: int) -> int:
     return 162 + int(num_players)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def encode_observation(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -120,7 +120,7 @@ def encode_observation(
     out[161 + p] = left if ints[t, I_PHASE] == PHASE_BET else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def action_to_bet(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -137,14 +137,14 @@ def action_to_bet(
     return KIND_BET, fraction_bet(fractions[action - 1], max_bet(ints, chips, t))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _agent_done(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
 ) -> bool:  # pragma: no cover
     return ints[t, I_PHASE] != PHASE_BET or not (flags[t, ints[t, I_AGENT]] & F_SEATED)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def env_reset_table(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -209,7 +209,7 @@ def env_reset_table(
     encode_observation(ints, chips, flags, hands, public, t, seat, out)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def env_step_table(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -245,7 +245,7 @@ def env_step_table(
     return OK, reward, _agent_done(ints, flags, t)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def collect_reward(
     ints: NDArray[np.int64], chips: NDArray[np.int64], t: int
 ) -> float:  # pragma: no cover
@@ -256,7 +256,7 @@ def collect_reward(
     return reward
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def agent_done(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
 ) -> bool:  # pragma: no cover

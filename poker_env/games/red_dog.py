@@ -13,6 +13,11 @@ from that key, inside the compiled code. Same generator seed, same game, on ever
 machine; and a batch of tables with the same keys plays exactly the same games as
 single tables, because both run the same kernels.
 
+Speed note: the kernels are compiled with ``_nrt=False`` (numba's reference
+counting off). They never allocate, and with reference counting on, every call
+of a branching kernel with array arguments paid an atomic incref/decref pair per
+array (about 10 ns each), which was most of the time of a step.
+
 Choices where the rule book is silent (all documented in ``docs/red_dog.md``):
 
 - The draw for the first dealer deals one card face up to each seat from seat 0;
@@ -189,40 +194,40 @@ def new_state(num_tables: int) -> RedDogState:
 # --------------------------------------------------------------------------- kernels
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rand_u64(rng: NDArray[np.uint64], t: int) -> np.uint64:  # pragma: no cover - compiled
     """Next splitmix64 output of table ``t``'s stream."""
     rng[t] += _GOLDEN
     return _mix(rng[t])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rand_float(rng: NDArray[np.uint64], t: int) -> float:  # pragma: no cover - compiled
     """Uniform float in [0, 1) from table ``t``'s stream (53 bits)."""
     return float(rand_u64(rng, t) >> _S11) * _INV53
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rand_below(rng: NDArray[np.uint64], t: int, n: int) -> int:  # pragma: no cover - compiled
     """Uniform integer in [0, n) from table ``t``'s stream."""
     k = int(rand_float(rng, t) * n)
     return k if k < n else n - 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _wrap(x: int, p: int) -> int:  # pragma: no cover - compiled
     # Seat arithmetic without an integer division: 0 <= x < 2p always holds here.
     return x - p if x >= p else x
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     z = (z ^ (z >> _S30)) * _MIX1
     z = (z ^ (z >> _S27)) * _MIX2
     return np.uint64(z ^ (z >> _S31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _shuffle(
     deck: NDArray[np.int8], rng: NDArray[np.uint64], t: int, needed: int
 ) -> None:  # pragma: no cover
@@ -249,14 +254,14 @@ def _shuffle(
     rng[t] = state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _card_bit(c: int) -> int:  # pragma: no cover - compiled
     # Bit suit * 16 + rank: each suit's ranks in one 16-bit lane, in rank order.
     x = np.int64(c)  # a card read from an int8 array would shift in 8 bits
     return np.int64(1) << (((x & 3) << 4) + (x >> 2))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _popcount(x: int) -> int:  # pragma: no cover - compiled
     # SWAR bit count of 0 <= x < 2**61, by shifts and adds only: no signed
     # multiply that could overflow (undefined in the compiled code).
@@ -269,7 +274,7 @@ def _popcount(x: int) -> int:  # pragma: no cover - compiled
     return x & 0x7F
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_for_dealer(
     order: NDArray[np.int8], num_players: int, log: NDArray[np.int64]
 ) -> tuple[int, int]:  # pragma: no cover - compiled
@@ -311,7 +316,7 @@ def draw_for_dealer(
             return winner, pos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _leave_if_broke(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -326,7 +331,7 @@ def _leave_if_broke(
         events[t, E_LEFT] |= 1 << s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _ante_all(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -343,7 +348,7 @@ def _ante_all(
             _leave_if_broke(ints, chips, flags, events, t, s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _num_seated(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
 ) -> int:  # pragma: no cover
@@ -354,7 +359,7 @@ def _num_seated(
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _next_seated(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int, s: int
 ) -> int:  # pragma: no cover
@@ -366,7 +371,7 @@ def _next_seated(
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _end_game(
     ints: NDArray[np.int64], events: NDArray[np.int64], t: int
 ) -> None:  # pragma: no cover
@@ -375,7 +380,7 @@ def _end_game(
     events[t, E_GAME_OVER] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_deal(
     ints: NDArray[np.int64],
     flags: NDArray[np.int8],
@@ -417,7 +422,7 @@ def _start_deal(
     events[t, E_NEW_DEAL] = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def clear_events(events: NDArray[np.int64], t: int) -> None:  # pragma: no cover - compiled
     """Reset table ``t``'s event row before a call."""
     for k in range(NUM_EVENTS):
@@ -426,7 +431,7 @@ def clear_events(events: NDArray[np.int64], t: int) -> None:  # pragma: no cover
     events[t, E_TURNED] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_game(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -472,7 +477,7 @@ def new_game(
     _start_deal(ints, flags, hands, deck, public, rng, events, t)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def max_bet(ints: NDArray[np.int64], chips: NDArray[np.int64], t: int) -> int:  # pragma: no cover
     """Largest legal bet at table ``t`` (RULES.md §2: up to the pot and the bettor's chips)."""
     s = ints[t, I_TO_ACT]
@@ -481,7 +486,7 @@ def max_bet(ints: NDArray[np.int64], chips: NDArray[np.int64], t: int) -> int:  
     return int(min(ints[t, I_POT], chips[t, s]))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def check_action(
     ints: NDArray[np.int64], chips: NDArray[np.int64], t: int, kind: int, amount: int
 ) -> int:  # pragma: no cover - compiled
@@ -497,7 +502,7 @@ def check_action(
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_action(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -597,7 +602,7 @@ def apply_action(
     return OK
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def win_probability_kernel(
     ints: NDArray[np.int64], hands: NDArray[np.int8], public: NDArray[np.int8], t: int, s: int
 ) -> float:  # pragma: no cover - compiled
@@ -628,7 +633,7 @@ def win_probability_kernel(
     return _popcount(below & ~seen) / unseen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def reference_bet(p: float, largest_bet: int) -> int:  # pragma: no cover - compiled
     """The reference (optimal myopic) bet of RULES.md §2: the maximum when p > 1/2, else 1.
 
@@ -638,7 +643,7 @@ def reference_bet(p: float, largest_bet: int) -> int:  # pragma: no cover - comp
     return largest_bet if p > 0.5 else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def fraction_bet(fraction: float, largest_bet: int) -> int:  # pragma: no cover - compiled
     """A bet as a fraction of the largest legal bet, at least 1 chip and at most all of it."""
     b = int(np.floor(fraction * largest_bet + 1e-9))
@@ -649,7 +654,7 @@ def fraction_bet(fraction: float, largest_bet: int) -> int:  # pragma: no cover 
     return b
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def builtin_decision(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -676,7 +681,7 @@ def builtin_decision(
     return KIND_BET, reference_bet(p, largest)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_builtin_until(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -697,7 +702,7 @@ def play_builtin_until(
         apply_action(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
 
 
-@njit(cache=True)
+@njit(cache=True)  # allocates its output, so it keeps numba's reference counting
 def win_probabilities(
     ints: NDArray[np.int64],
     hands: NDArray[np.int8],

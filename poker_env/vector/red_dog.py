@@ -46,7 +46,7 @@ from poker_env.policy import BatchPolicy
 __all__ = ["RedDogVectorEnv"]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _step_one(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -75,7 +75,8 @@ def _step_one(
     dones[t] = done
     if done:
         # Same-step autoreset: the final observation is kept, the next episode starts now.
-        final_obs[t, :] = obs[t, :]
+        for k in range(obs.shape[1]):
+            final_obs[t, k] = obs[t, k]
         key = rand_u64(rng, t)
         env_reset_table(
             ints, chips, flags, hands, deck, public, rng, events, draw_log, t, key,
@@ -83,7 +84,7 @@ def _step_one(
         )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _step_serial(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -135,7 +136,7 @@ def _step_parallel(
                   cfg, agent_seat, share, fractions, obs, final_obs, rewards, dones)  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reset_tables(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -165,7 +166,7 @@ def _reset_tables(
         )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply_batch(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -192,7 +193,7 @@ def _apply_batch(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _encode_batch(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -207,7 +208,7 @@ def _encode_batch(
         encode_observation(ints, chips, flags, hands, public, idx[i], seats[i], out[i])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish_batch(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],

@@ -261,4 +261,4 @@ def agent_done(
     ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
 ) -> bool:  # pragma: no cover
     """Whether the agent's episode is over: game over, or its seat left."""
-    return _agent_done(ints, flags, t)
+    return bool(_agent_done(ints, flags, t))

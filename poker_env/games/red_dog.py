@@ -198,7 +198,7 @@ def new_state(num_tables: int) -> RedDogState:
 def rand_u64(rng: NDArray[np.uint64], t: int) -> np.uint64:  # pragma: no cover - compiled
     """Next splitmix64 output of table ``t``'s stream."""
     rng[t] += _GOLDEN
-    return _mix(rng[t])
+    return np.uint64(_mix(rng[t]))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -258,7 +258,7 @@ def _shuffle(
 def _card_bit(c: int) -> int:  # pragma: no cover - compiled
     # Bit suit * 16 + rank: each suit's ranks in one 16-bit lane, in rank order.
     x = np.int64(c)  # a card read from an int8 array would shift in 8 bits
-    return np.int64(1) << (((x & 3) << 4) + (x >> 2))
+    return int(np.int64(1) << (((x & 3) << 4) + (x >> 2)))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -367,7 +367,7 @@ def _next_seated(
     for k in range(1, p + 1):
         q = _wrap(s + k, p)
         if flags[t, q] & F_SEATED:
-            return q
+            return int(q)
     return -1
 
 
@@ -521,7 +521,7 @@ def apply_action(
     Resolves the turned card, refills an empty pot, removes broke players, passes
     the deal and ends the game as RULES.md §2 says. Nothing changes on a bad code.
     """
-    status = check_action(ints, chips, t, kind, amount)
+    status = int(check_action(ints, chips, t, kind, amount))
     if status != OK:
         return status
     clear_events(events, t)
@@ -630,7 +630,7 @@ def win_probability_kernel(
     unseen = 52 - _popcount(seen)
     if unseen <= 0:
         return 0.0
-    return _popcount(below & ~seen) / unseen
+    return float(_popcount(below & ~seen) / unseen)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -994,7 +994,7 @@ class RedDogGame:
 
     def can_bet(self, amount: int) -> bool:
         """Whether a bet of ``amount`` chips is legal now."""
-        return check_action(self.state.ints, self.state.chips, 0, KIND_BET, int(amount)) == OK
+        return bool(check_action(self.state.ints, self.state.chips, 0, KIND_BET, int(amount)) == OK)
 
     def win_probability(self, seat: int | None = None) -> float:
         """Exact chance that ``seat``'s hand (default: the seat to act) beats the next turned card."""

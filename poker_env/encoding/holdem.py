@@ -185,7 +185,12 @@ def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTabl
     action_mask(s, fractions, mask, amounts)
     if idx < 0 or idx >= na or mask[idx] == 0:
         return ILLEGAL
-    amount = amounts[idx]
+    return int(_play_masked(s, idx, na, amounts[idx], tables))
+
+
+@njit(cache=True)
+def _play_masked(s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTables) -> int:
+    # idx is known legal (from a mask just computed); the kernel still checks it.
     if idx == 0:
         return int(K.act(s, K.FOLD, 0, tables))
     if idx == 1:
@@ -272,7 +277,7 @@ def resume_table(
         for j in range(na):
             if mask[j] == 1:
                 if k == 0:
-                    apply_index(s, j, fractions, tables)
+                    _play_masked(s, j, na, amounts[j], tables)
                     break
                 k -= 1
 

@@ -286,7 +286,10 @@ class HoldemGame:
         return [f"join({q})" for q in range(self.config.num_seats) if self._status(q) == K.EMPTY]
 
     def remove(self, seat: int) -> int:
-        """A player leaves between hands, taking his stack; returns it."""
+        """A player leaves between hands, taking his stack; returns it.
+
+        During a hand this is an escape: see :meth:`leave` (returns the penalty paid).
+        """
         if self.phase == "betting":
             return self.leave(seat).amount
         self._close_hand()

@@ -238,7 +238,8 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
     returned row is already the next episode's first observation and the final
     one is in ``info["final_obs"]`` (rows where ``info["_final_obs"]`` is True).
     ``info["action_mask"]`` holds each table's mask (all ones: every action maps
-    to a legal bet on the agent's turn).
+    to a legal bet on the agent's turn; a shared read-only array).
+    Rows of ``info["final_obs"]`` where ``info["_final_obs"]`` is False are undefined.
 
     Args:
         num_envs: number of tables.
@@ -318,6 +319,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         self._rewards = np.zeros(num_envs, np.float64)
         self._dones = np.zeros(num_envs, np.bool_)
         self._mask = np.ones((num_envs, 1 + fr.size), np.int8)
+        self._mask.flags.writeable = False  # shared by every info dict: it never changes
         self._started = False
 
     def reset(
@@ -339,7 +341,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         idx = np.arange(self.num_envs, dtype=np.int64)
         self._reset_idx(idx, keys, False)
         self._started = True
-        return self._obs.copy(), {"action_mask": self._mask.copy()}
+        return self._obs.copy(), {"action_mask": self._mask}
 
     def _reset_idx(
         self, idx: NDArray[np.int64], keys: NDArray[np.uint64], use_stream: bool
@@ -440,9 +442,12 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
                 self._reset_idx(done_idx, np.zeros(done_idx.size, np.uint64), True)
                 self._dones[:] = dones
         terminated = self._dones.copy()
-        info: dict[str, Any] = {"action_mask": self._mask.copy()}
+        info: dict[str, Any] = {"action_mask": self._mask}
         if terminated.any():
-            info["final_obs"] = self._final_obs.copy()
+            # Only the rows of finished tables are filled (the others are undefined).
+            final = np.empty_like(self._final_obs)
+            final[terminated] = self._final_obs[terminated]
+            info["final_obs"] = final
             info["_final_obs"] = terminated
         return (
             self._obs.copy(),

@@ -115,7 +115,10 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
 
     The draw picks the first dealer, everyone antes, the first deal is dealt, and
     the opponents before the agent act. The agent's seat is ``agent_seat``, or
-    uniformly random per episode when it is None.
+    uniformly random per episode when it is None. ``reset(seed=s)`` draws the
+    game's 64-bit key from ``np_random`` seeded with ``s``; a later ``reset()``
+    without a seed plays the next game of the table's own stream (what
+    ``RedDogVectorEnv`` does on autoreset, so batches equal single envs).
 
     ## Rewards
 

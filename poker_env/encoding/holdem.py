@@ -129,7 +129,7 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
         out[OBS_BASE + 8 * n + street] = min(s[K.STREET_RAISES + street], 10) / 10.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_mask(
     s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts: np.ndarray
 ) -> None:
@@ -188,7 +188,7 @@ def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTabl
     return int(_play_masked(s, idx, na, amounts[idx], tables))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _play_masked(s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTables) -> int:
     # idx is known legal (from a mask just computed); the kernel still checks it.
     if idx == 0:

@@ -139,17 +139,17 @@ def new_table(
         s[RANK + q] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _is_seated(st: int) -> bool:
     return st == ACTIVE or st == ALLIN or st == FOLDED
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _in_hand(st: int) -> bool:
     return st == ACTIVE or st == ALLIN
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> int:
     """First seat clockwise from ``seat`` (itself first when ``inclusive``) with ``status``."""
     n = s[NUM_SEATS]
@@ -161,7 +161,7 @@ def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> 
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def count_status(s: np.ndarray, status: int) -> int:
     c = 0
     for q in range(s[NUM_SEATS]):
@@ -170,12 +170,12 @@ def count_status(s: np.ndarray, status: int) -> int:
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def num_in_hand(s: np.ndarray) -> int:
     return int(count_status(s, ACTIVE) + count_status(s, ALLIN))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(s: np.ndarray, seat: int, amount: int) -> None:
     s[STACK + seat] -= amount
     s[BET + seat] += amount
@@ -277,7 +277,7 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables)
     return int(_continue_from(s, bb, tables))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
     if s[STATUS + q] != ACTIVE:
         return False
@@ -286,7 +286,7 @@ def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
     return s[ACTED + q] < 0 and num_active >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
     n = s[NUM_SEATS]
     na = count_status(s, ACTIVE)
@@ -298,7 +298,7 @@ def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _continue_from(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """After ``seat`` acted (or left): the next to act, or the end of the round or hand."""
     if num_in_hand(s) <= 1:
@@ -341,7 +341,7 @@ def _end_round(s: np.ndarray, tables: EvalTables) -> None:
         return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _award_uncontested(s: np.ndarray) -> None:
     n = s[NUM_SEATS]
     total = s[POT_EXTRA]
@@ -379,7 +379,7 @@ def _showdown(s: np.ndarray, tables: EvalTables) -> None:
     distribute(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _split(s: np.ndarray, pot: int, win_mask: int, button: int) -> None:
     # RULES.md §3: equal best hands split a pot; the odd chips go to the first of
     # them clockwise from the dealer (the seat after the dealer first, the dealer last).
@@ -469,7 +469,7 @@ def distribute(s: np.ndarray) -> None:
     s[PHASE] = PHASE_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(s: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` (``LEGAL_SIZE``) with the acting seat's legal actions and bounds."""
     for i in range(LEGAL_SIZE):
@@ -515,7 +515,7 @@ def legal(s: np.ndarray, out: np.ndarray) -> None:
     out[L_ALLIN_TO] = allin_to
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def check_action(s: np.ndarray, kind: int, amount: int, lg: np.ndarray) -> int:
     """The one legality check used by both the query and the action; ``lg`` from :func:`legal`."""
     legal(s, lg)
@@ -662,32 +662,42 @@ def table_chips(s: np.ndarray) -> int:
 # Python; it is seeded from the env's numpy Generator, so same seed, same game.
 
 
-@njit(cache=True)
-def rng_next(rng: np.ndarray, i: int) -> np.uint64:
-    z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
-    rng[i] = z
+@njit(cache=True, inline="always")
+def _mix(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def rng_next(rng: np.ndarray, i: int) -> np.uint64:
+    z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
+    rng[i] = z
+    return np.uint64(_mix(z))
+
+
+@njit(cache=True, inline="always")
 def rng_below(rng: np.ndarray, i: int, k: int) -> int:
     """A uniform integer in ``[0, k)``, ``k < 2**32`` (multiply-shift: no division)."""
     return int(((rng_next(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_uniform(rng: np.ndarray, i: int) -> float:
     return float(rng_next(rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
 def rng_shuffle(rng: np.ndarray, i: int, deck: np.ndarray) -> None:
+    # The stream state stays in a register for the whole shuffle (same numbers
+    # as 51 calls of rng_below).
     for j in range(52):
         deck[j] = j
+    x = rng[i]
     for j in range(51, 0, -1):
-        k = rng_below(rng, i, j + 1)
+        x += np.uint64(0x9E3779B97F4A7C15)
+        k = int(((_mix(x) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
         t = deck[j]
         deck[j] = deck[k]
         deck[k] = t
+    rng[i] = x

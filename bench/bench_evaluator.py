@@ -78,7 +78,10 @@ def peer_rate(name: str, hands: np.ndarray) -> float | None:
             from pokerkit import Card as PKCard
             from pokerkit import StandardHighHand
 
-            prepared = [(list(PKCard.parse("".join(h[:2]))), list(PKCard.parse("".join(h[2:])))) for h in texts]
+            prepared = [
+                (list(PKCard.parse("".join(h[:2]))), list(PKCard.parse("".join(h[2:]))))
+                for h in texts
+            ]
             t0 = time.perf_counter()
             for hole, board in prepared:
                 StandardHighHand.from_game(hole, board)
@@ -98,17 +101,40 @@ def main() -> None:
     rows: list[Row] = []
     for k in (7, 5):
         hands = random_hands(rng, NUM_HANDS, k)
-        target = "target >= 150 M/s, OMPEval 298 M/s" if k == 7 else "target >= 250 M/s, OMPEval 437 M/s"
+        target = (
+            "target >= 150 M/s, OMPEval 298 M/s" if k == 7 else "target >= 250 M/s, OMPEval 437 M/s"
+        )
         rows.append(Row(f"poker_env {k}-card, 1 thread", ours(hands, 1), "evals/s", target))
         if threads_all > 1:
-            rows.append(Row(f"poker_env {k}-card, {threads_all} threads", ours(hands, threads_all), "evals/s", ""))
+            rows.append(
+                Row(
+                    f"poker_env {k}-card, {threads_all} threads",
+                    ours(hands, threads_all),
+                    "evals/s",
+                    "",
+                )
+            )
         for peer, n in PEER_HANDS.items():
             r = peer_rate(peer, hands[:n])
-            rows.append(Row(f"{peer} {k}-card", float("nan") if r is None else r, "evals/s", "peer" + ("" if r else ", not installed")))
+            rows.append(
+                Row(
+                    f"{peer} {k}-card",
+                    float("nan") if r is None else r,
+                    "evals/s",
+                    "peer" + ("" if r else ", not installed"),
+                )
+            )
     get_tables()
     holdem_equity(["As Ah", "Ks Kh"])
     t = best_time(lambda: holdem_equity(["As Ah", "Ks Kh"]), repeats=5)
-    rows.append(Row("poker_env exact AsAh vs KsKh (1,712,304 boards)", t * 1e3, "ms", "target <= 10 ms, OMPEval 1.4 ms"))
+    rows.append(
+        Row(
+            "poker_env exact AsAh vs KsKh (1,712,304 boards)",
+            t * 1e3,
+            "ms",
+            "target <= 10 ms, OMPEval 1.4 ms",
+        )
+    )
     print_table(f"Hand evaluator ({machine_line()})", rows)
 
 

@@ -108,7 +108,9 @@ def parse_cards(text: str | Iterable[str], deck: Deck | int = "standard") -> NDA
     seen: dict[int, int] = {}
     for pos, tok in enumerate(tokens):
         if len(tok) < 2:
-            raise ValueError(f"bad card token {tok!r} at position {pos}: expected rank then suit, e.g. 'As'")
+            raise ValueError(
+                f"bad card token {tok!r} at position {pos}: expected rank then suit, e.g. 'As'"
+            )
         rank_txt, suit_txt = tok[:-1].upper(), tok[-1].lower()
         if rank_txt == "10":
             rank_txt = "T"
@@ -117,13 +119,17 @@ def parse_cards(text: str | Iterable[str], deck: Deck | int = "standard") -> NDA
                 f"bad card token {tok!r} at position {pos}: unknown rank {tok[:-1]!r}; allowed: 2-9, T (or 10), J, Q, K, A"
             )
         if suit_txt not in SUIT_CHARS:
-            raise ValueError(f"bad card token {tok!r} at position {pos}: unknown suit {tok[-1]!r}; allowed: c, d, h, s")
+            raise ValueError(
+                f"bad card token {tok!r} at position {pos}: unknown suit {tok[-1]!r}; allowed: c, d, h, s"
+            )
         rank = RANK_CHARS.index(rank_txt)
         if deck_name == "short" and rank < SHORT_DECK_MIN_RANK:
             raise ValueError(f"card {tok!r} at position {pos} is not in the 32-card deck (7 to A)")
         c = rank * 4 + SUIT_CHARS.index(suit_txt)
         if c in seen:
-            raise ValueError(f"card {tok!r} at position {pos} repeats the card at position {seen[c]}")
+            raise ValueError(
+                f"card {tok!r} at position {pos} repeats the card at position {seen[c]}"
+            )
         seen[c] = pos
         out[pos] = c
     return out

@@ -22,7 +22,9 @@ def evaluator_tour() -> None:
     for text in ["As Ks Qs Js Ts", "Kh Kd 7s 7c 2h 3d 9c", "Ac 2d 3h 4s 5c", "7c 7d 7h 2s 2c"]:
         print(f"  {text:<22} -> {describe_hand(evaluate(parse_cards(text)))}")
     short = evaluate(parse_cards("Ac 7d 8h 9s Tc"), deck="short")
-    print(f"  {'Ac 7d 8h 9s Tc (32)':<22} -> {describe_hand(short)} (the lowest straight of the 32-card deck)")
+    print(
+        f"  {'Ac 7d 8h 9s Tc (32)':<22} -> {describe_hand(short)} (the lowest straight of the 32-card deck)"
+    )
     rng = np.random.default_rng(0)
     hands = np.array([rng.choice(52, 7, replace=False) for _ in range(20_000)], dtype=np.int8)
     hands = np.tile(hands, (100, 1))
@@ -30,7 +32,9 @@ def evaluator_tour() -> None:
     t0 = time.perf_counter()
     evaluate(hands, validate=False, num_threads=1)
     dt = time.perf_counter() - t0
-    print(f"  ranked {len(hands):,} seven-card hands in {dt * 1e3:.0f} ms ({len(hands) / dt / 1e6:.0f} M hands/s, one thread)")
+    print(
+        f"  ranked {len(hands):,} seven-card hands in {dt * 1e3:.0f} ms ({len(hands) / dt / 1e6:.0f} M hands/s, one thread)"
+    )
     holdem_equity(["As Ah", "Ks Kh"])
     t0 = time.perf_counter()
     r = holdem_equity(["As Ah", "Ks Kh"])

@@ -274,7 +274,9 @@ def test_corrupt_table_cache_is_rebuilt_not_trusted(tmp_path, monkeypatch) -> No
     path.parent.mkdir(parents=True, exist_ok=True)
     good = get_tables("short")
     # A foreign file with the right names but other contents fails the digest.
-    np.savez(path, digest=np.array("0" * 64), **{f: getattr(good, f) * 0 for f in good._fields[:-1]})
+    np.savez(
+        path, digest=np.array("0" * 64), **{f: getattr(good, f) * 0 for f in good._fields[:-1]}
+    )
     loaded = tables_module._load_or_build(True, False)
     assert (loaded.rank_table == good.rank_table).all()
     path.write_bytes(b"not a zip file")

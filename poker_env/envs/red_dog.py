@@ -33,6 +33,7 @@ from poker_env.games.red_dog import (
     OK,
     PHASE_BET,
     PHASE_NAMES,
+    PHASE_OVER,
     PUB_SHOWN,
     PUB_TURNED,
     RedDogConfig,
@@ -315,9 +316,24 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         seat = self.agent_seat
         p = self.config.num_players
         hand = [int(c) for c in st.hands[0, seat] if c >= 0]
+        total = self.config.num_rounds
+        deals_done = int(st.ints[0, I_DEALS_DONE])
+        pot = int(st.ints[0, I_POT])
+        if st.ints[0, I_PHASE] == PHASE_OVER:
+            # deals_done + 1 would name a deal that is never dealt (deal 5/4).
+            chips = [int(c) for c in st.chips[0, :p]]
+            winners = [s for s, c in enumerate(chips) if c == max(chips)]
+            head = (
+                f"game over after {deals_done}/{total} deals  pot {pot}  "
+                f"winner{'s: seats' if len(winners) > 1 else ': seat'} {', '.join(map(str, winners))}"
+            )
+        else:
+            head = (
+                f"deal {min(deals_done + 1, total)}/{total}  "
+                f"dealer seat {int(st.ints[0, I_DEALER])}  pot {pot}"
+            )
         lines = [
-            f"deal {int(st.ints[0, I_DEALS_DONE]) + 1}/{self.config.num_rounds}  "
-            f"dealer seat {int(st.ints[0, I_DEALER])}  pot {int(st.ints[0, I_POT])}",
+            head,
             f"you (seat {seat}): {format_cards(hand)}",
             f"turned: {format_cards(np.flatnonzero(st.public[0] == PUB_TURNED))}",
             f"shown:  {format_cards(np.flatnonzero(st.public[0] == PUB_SHOWN))}",

@@ -13,7 +13,14 @@ import poker_env  # noqa: F401  (registers the ids)
 from poker_env.encoding.red_dog import encode_observation
 from poker_env.envs.red_dog import RedDogEnv
 from poker_env.errors import ConfigError, IllegalActionError
-from poker_env.games.red_dog import F_SEATED, I_DECK_POS, I_HAND_SIZE, PHASE_BET
+from poker_env.games.red_dog import (
+    F_SEATED,
+    I_DECK_POS,
+    I_HAND_SIZE,
+    I_PHASE,
+    PHASE_BET,
+    PHASE_OVER,
+)
 from poker_env.policy import RandomPolicy
 
 
@@ -175,6 +182,27 @@ def test_python_policy_opponents_and_render() -> None:
         _obs, _, done, _, _ = env.step(3)
     total = int(env.state.chips[0].sum() + env.state.ints[0, 0])
     assert total == 5 * 50
+
+
+def test_render_after_the_game_ends_says_game_over_not_a_deal_past_the_last() -> None:
+    # Seed 3 with small bets: the agent keeps his seat and the game plays all 4 deals.
+    env = RedDogEnv(num_players=4, agent_seat=0, render_mode="ansi")
+    env.reset(seed=3)
+    done = False
+    while not done:
+        _, _, done, _, _ = env.step(1)
+    st = env.state
+    assert st.ints[0, I_PHASE] == PHASE_OVER
+    text = env.render()
+    assert isinstance(text, str)
+    lines = text.splitlines()
+    chips = [int(c) for c in st.chips[0, :4]]
+    winners = [s for s, c in enumerate(chips) if c == max(chips)]
+    assert lines[0].startswith("game over after 4/4 deals")
+    assert lines[0].endswith(f"seat {winners[0]}") and len(winners) == 1
+    assert not re.search(r"deal \d+/", text)
+    for s, c in enumerate(chips):
+        assert f"  seat {s}: {c} chips" in lines
 
 
 def test_config_errors() -> None:

@@ -427,3 +427,18 @@ def test_every_card_in_a_deal_is_distinct() -> None:
     g = game(num_players=10)
     cards = list(itertools.chain.from_iterable(g.hand(s) for s in range(10)))
     assert len(cards) == len(set(cards)) == 40
+
+
+def test_describe_after_the_game_ends_says_game_over_not_a_deal_past_the_last() -> None:
+    g = game(7, num_players=3)
+    assert g.describe().startswith("deal 1/3 ")
+    while not g.is_over:
+        g.bet(1)
+    text = g.describe()
+    over = g.history[-1]
+    assert isinstance(over, GameOverRecord)
+    seats = ", ".join(str(s) for s in over.winners)
+    head = text.splitlines()[0]
+    assert head.startswith(f"game over after {g.deals_done}/3 deals  pot {over.pot}")
+    assert head.endswith(f"seat{'s' if len(over.winners) > 1 else ''} {seats}")
+    assert "deal 4/3" not in text

@@ -42,7 +42,7 @@ def random_hands(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
 
 def ours(hands: np.ndarray, threads: int) -> float:
     evaluate(hands[:1000], validate=False, num_threads=threads)  # compile / load
-    t = best_time(lambda: evaluate(hands, validate=False, num_threads=threads), repeats=3)
+    t = best_time(lambda: evaluate(hands, validate=False, num_threads=threads), repeats=7)
     return len(hands) / t
 
 
@@ -126,7 +126,7 @@ def main() -> None:
             )
     get_tables()
     holdem_equity(["As Ah", "Ks Kh"])
-    t = best_time(lambda: holdem_equity(["As Ah", "Ks Kh"]), repeats=5)
+    t = best_time(lambda: holdem_equity(["As Ah", "Ks Kh"]), repeats=15)
     rows.append(
         Row(
             "poker_env exact AsAh vs KsKh (1,712,304 boards)",

@@ -115,6 +115,40 @@ def _score(
                 shares[p] += weight / num_best
 
 
+@njit(cache=True, _nrt=False)
+def _add_score(
+    values: NDArray[np.int32],
+    wins: NDArray[np.int64],
+    ties: NDArray[np.int64],
+    shares: NDArray[np.float64],
+    weight: int,
+) -> None:
+    """Credit one outcome (``weight`` boards; negative to take a credit back)."""
+    best = values[0]
+    for p in range(1, values.size):
+        best = max(best, values[p])
+    num_best = 0
+    for p in range(values.size):
+        num_best += values[p] == best
+    for p in range(values.size):
+        if values[p] == best:
+            if num_best == 1:
+                wins[p] += weight
+            else:
+                ties[p] += weight
+                shares[p] += weight / num_best
+
+
+@njit(cache=True)
+def _binomial(n: int, k: int) -> int:
+    if k < 0 or k > n:
+        return 0
+    out = 1
+    for i in range(k):
+        out = out * (n - i) // (i + 1)
+    return out
+
+
 @njit(cache=True)
 def _holdem_exact(
     hole_keys: NDArray[np.uint64],
@@ -128,96 +162,111 @@ def _holdem_exact(
     ties: NDArray[np.int64],
     shares: NDArray[np.float64],
 ) -> int:
-    """Enumerate every completion of the board; returns the number of boards.
+    """Every completion of the board, counted exactly; returns the number of boards.
 
-    The last board card is enumerated by rank: cards of one rank whose suit can
-    complete no player's flush give every player the same hand, so they are
-    evaluated once and weighted by their count. Only flush-relevant cards (a
-    suit of which some player holds four or more) are evaluated one by one.
+    Without flushes a board's outcome depends only on its ranks. So:
+
+    1. every multiset of ranks for the missing cards is scored once, with
+       everyone's best non-flush hand, weighted by how many boards have those
+       ranks (a product of binomials over the undealt cards of each rank);
+    2. the boards on which somebody makes a flush are then enumerated one by
+       one (only suit patterns with enough cards of one suit for some player),
+       and their score replaces the non-flush score credited in step 1.
+
+    For two players before the flop that is ~6,000 rank patterns and ~30,000
+    flush boards instead of 1,712,304 boards.
     """
     num_players = hole_keys.size
     values = np.empty(num_players, dtype=np.int32)
-    prefix = max(missing - 1, 0)
-    keys = np.empty(prefix + 1, dtype=np.uint64)
-    masks = np.empty(prefix + 1, dtype=np.uint64)
-    keys[0], masks[0] = board_key, board_mask
-    card_keys, card_masks = tables.card_keys, tables.card_masks
-    avail = np.zeros(13, dtype=np.int64)  # suit bits of the undealt cards, per rank
+    plain = np.empty(num_players, dtype=np.int32)
+    low = np.uint64(0xFFFFFFFF)
+    avail = np.zeros(13, dtype=np.int64)
     for c in rest:
-        avail[c >> 2] |= 1 << (c & 3)
-    cand_card = np.empty(13 * 4, dtype=np.int64)
-    cand_weight = np.empty(13 * 4, dtype=np.int64)
-    idx = np.arange(prefix)
+        avail[c >> 2] += 1
+    # Step 1: rank multisets r[0] <= r[1] <= ... of the missing cards.
     total = 0
-    changed = 0
+    ranks = np.zeros(max(missing, 1), dtype=np.int64)
     while True:
-        for t in range(changed, prefix):
-            c = rest[idx[t]]
-            keys[t + 1] = keys[t] + card_keys[c]
-            masks[t + 1] = masks[t] | card_masks[c]
-        key, mask = keys[prefix], masks[prefix]
-        num_cand = 0
-        if missing == 0:
-            cand_card[0], cand_weight[0] = -1, 1
-            num_cand = 1
-        else:
-            # The last card comes after the prefix's last card in `rest` (sorted by index).
-            last = rest[idx[prefix - 1]] if prefix > 0 else -1
-            flush_suits = 0
+        weight = 1
+        key = board_key & low
+        i = 0
+        while i < missing:
+            j = i
+            while j + 1 < missing and ranks[j + 1] == ranks[i]:
+                j += 1
+            weight *= _binomial(avail[ranks[i]], j - i + 1)
+            key += np.uint64(j - i + 1) * (tables.card_keys[4 * ranks[i]] & low)
+            i = j + 1
+        if weight > 0:
             for p in range(num_players):
-                counters = (key + hole_keys[p]) >> np.uint64(48)
-                for s in range(4):
-                    if (counters >> np.uint64(4 * s)) & np.uint64(0xF) >= 4:
-                        flush_suits |= 1 << s
-            for r in range(max(last >> 2, 0), 13):
-                suits = avail[r]
-                if r == last >> 2:
-                    suits &= ~((2 << (last & 3)) - 1)  # only suits above the last card's
-                plain = suits & ~flush_suits
-                if plain:
-                    s = 0
-                    while not (plain >> s) & 1:
-                        s += 1
-                    cand_card[num_cand] = 4 * r + s
-                    cand_weight[num_cand] = (
-                        (plain & 1) + (plain >> 1 & 1) + (plain >> 2 & 1) + (plain >> 3 & 1)
-                    )
-                    num_cand += 1
-                special = suits & flush_suits
-                for s in range(4):
-                    if (special >> s) & 1:
-                        cand_card[num_cand], cand_weight[num_cand] = 4 * r + s, 1
-                        num_cand += 1
-        for i in range(num_cand):
-            c = cand_card[i]
-            weight = cand_weight[i]
-            k, m = key, mask
-            if c >= 0:
-                k += card_keys[c]
-                m |= card_masks[c]
-            best = -1
-            num_best = 0
-            for p in range(num_players):
-                v = eval_key(k + hole_keys[p], m | hole_masks[p], tables)
-                values[p] = v
-                if v > best:
-                    best, num_best = v, 1
-                elif v == best:
-                    num_best += 1
-            for p in range(num_players):
-                if values[p] == best:
-                    if num_best == 1:
-                        wins[p] += weight
-                    else:
-                        ties[p] += weight
-                        shares[p] += weight / num_best
+                plain[p] = eval_key(key + (hole_keys[p] & low), np.uint64(0), tables)
+            _add_score(plain, wins, ties, shares, weight)
             total += weight
-        if prefix == 0:
-            return total
-        # Leave room for the last card after the prefix.
-        changed = _next_combo(idx, prefix, rest.size - 1)
-        if changed < 0:
-            return total
+        # Next non-decreasing sequence.
+        t = missing - 1
+        while t >= 0 and ranks[t] == 12:
+            t -= 1
+        if t < 0:
+            break
+        ranks[t] += 1
+        for u in range(t + 1, missing):
+            ranks[u] = ranks[t]
+    # Step 2: boards where some player holds five of a suit.
+    by_suit = np.full((4, 13), -1, dtype=np.int64)
+    num_suit = np.zeros(4, dtype=np.int64)
+    for c in rest:
+        s = c & 3
+        by_suit[s, num_suit[s]] = c
+        num_suit[s] += 1
+    need = np.zeros(4, dtype=np.int64)  # new cards of a suit that give somebody a flush
+    for s in range(4):
+        most = 0
+        for p in range(num_players):
+            held = np.int64(((hole_keys[p] + board_key) >> np.uint64(48 + 4 * s)) & np.uint64(0xF))
+            most = max(most, held)
+        need[s] = 5 - most
+    counts = np.zeros(4, dtype=np.int64)
+    idx = np.zeros((4, 5), dtype=np.int64)
+    # Every suit pattern (k_c, k_d, k_h, k_s) of the missing cards.
+    for k0 in range(missing + 1):
+        for k1 in range(missing + 1 - k0):
+            for k2 in range(missing + 1 - k0 - k1):
+                k3 = missing - k0 - k1 - k2
+                counts[0], counts[1], counts[2], counts[3] = k0, k1, k2, k3
+                flush = False
+                fits = True
+                for s in range(4):
+                    flush |= counts[s] >= need[s]
+                    fits &= counts[s] <= num_suit[s]
+                if not (flush and fits):
+                    continue
+                for s in range(4):
+                    for u in range(counts[s]):
+                        idx[s, u] = u
+                while True:
+                    key = board_key
+                    mask = board_mask
+                    for s in range(4):
+                        for u in range(counts[s]):
+                            c = by_suit[s, idx[s, u]]
+                            key += tables.card_keys[c]
+                            mask |= tables.card_masks[c]
+                    for p in range(num_players):
+                        values[p] = eval_key(key + hole_keys[p], mask | hole_masks[p], tables)
+                        plain[p] = eval_key((key + hole_keys[p]) & low, np.uint64(0), tables)
+                    _add_score(values, wins, ties, shares, 1)
+                    _add_score(plain, wins, ties, shares, -1)
+                    # Odometer over the four suits' combinations.
+                    s = 3
+                    while s >= 0:
+                        if counts[s] > 0 and _next_combo(idx[s], counts[s], num_suit[s]) >= 0:
+                            break
+                        for u in range(counts[s]):
+                            idx[s, u] = u
+                        s -= 1
+                    if s < 0:
+                        break
+    return total
 
 
 @njit(cache=True)

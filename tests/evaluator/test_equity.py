@@ -141,3 +141,52 @@ def test_draw_short_deck() -> None:
     assert r.category_probs[throw_king, 4] == pytest.approx(4 / 27)
     with pytest.raises(ValueError, match="not in the short deck"):
         draw_equity("2c 7d 8h 9s Kc", deck="short")
+
+
+def _brute_force(
+    holes: list[list[int]], board: list[int], dead: list[int]
+) -> tuple[list[int], list[int], list[float]]:
+    """Every board completion ranked with evaluate(): wins, ties and tie shares per player."""
+    from itertools import combinations
+
+    from poker_env.evaluator import evaluate
+
+    known = {c for h in holes for c in h} | set(board) | set(dead)
+    rest = [c for c in range(52) if c not in known]
+    boards = np.array([board + list(b) for b in combinations(rest, 5 - len(board))], dtype=np.int8)
+    values = np.stack(
+        [
+            evaluate(np.hstack([np.tile(np.array(h, dtype=np.int8), (len(boards), 1)), boards]))
+            for h in holes
+        ]
+    )
+    best = values.max(axis=0)
+    is_best = values == best
+    num_best = is_best.sum(axis=0)
+    wins = (is_best & (num_best == 1)).sum(axis=1)
+    ties = (is_best & (num_best > 1)).sum(axis=1)
+    shares = (is_best * np.where(num_best > 1, 1.0 / num_best, 0.0)).sum(axis=1)
+    return wins.tolist(), ties.tolist(), shares.tolist()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_equity_matches_brute_force(seed: int) -> None:
+    # Random players (2-5), random known board (0, 3, 4 or 5 cards) and enough dead
+    # cards that brute force stays small; suited holdings make flush corrections common.
+    rng = np.random.default_rng(seed)
+    num_players = int(rng.integers(2, 6))
+    board_size = int(rng.choice([0, 3, 4, 5]))
+    deck = rng.permutation(52).tolist()
+    if seed % 3 == 0:  # force flush-heavy spots: every player suited in spades/hearts
+        deck = [c for c in deck if c % 4 >= 2] + [c for c in deck if c % 4 < 2]
+    holes = [deck[2 * p : 2 * p + 2] for p in range(num_players)]
+    pos = 2 * num_players
+    board = deck[pos : pos + board_size]
+    pos += board_size
+    dead = deck[pos : pos + (20 if board_size == 0 else 3)]
+    r = holdem_equity(holes, board=board, dead=dead)
+    wins, ties, shares = _brute_force(holes, board, dead)
+    assert r.wins.tolist() == wins
+    assert r.ties.tolist() == ties
+    assert r.tie_shares.tolist() == pytest.approx(shares)
+    assert r.num_boards == comb(52 - 2 * num_players - board_size - len(dead), 5 - board_size)

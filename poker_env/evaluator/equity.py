@@ -222,7 +222,7 @@ def _holdem_exact(
     for s in range(4):
         most = 0
         for p in range(num_players):
-            held = np.int64(((hole_keys[p] + board_key) >> np.uint64(48 + 4 * s)) & np.uint64(0xF))
+            held = int(((hole_keys[p] + board_key) >> np.uint64(48 + 4 * s)) & np.uint64(0xF))
             most = max(most, held)
         need[s] = 5 - most
     counts = np.zeros(4, dtype=np.int64)

@@ -191,13 +191,14 @@ def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTabl
 @njit(cache=True, inline="always")
 def _play_masked(s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTables) -> int:
     # idx is known legal (from a mask just computed); the kernel still checks it.
+    kind = K.RAISE_TO
     if idx == 0:
-        return int(K.act(s, K.FOLD, 0, tables))
-    if idx == 1:
-        return int(K.act(s, K.CHECK_CALL, 0, tables))
-    if idx == na - 1:
-        return int(K.act(s, K.ALL_IN, 0, tables))
-    return int(K.act(s, K.RAISE_TO, amount, tables))
+        kind = K.FOLD
+    elif idx == 1:
+        kind = K.CHECK_CALL
+    elif idx == na - 1:
+        kind = K.ALL_IN
+    return int(K.act(s, kind, amount, tables))
 
 
 @njit(cache=True)

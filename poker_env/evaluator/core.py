@@ -7,8 +7,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from poker_env.cards import RANK_CHARS, Deck, _deck_name
-from poker_env.evaluator.kernels import check_hands, eval_batch, eval_batch_parallel
-from poker_env.evaluator.tables import CATEGORY_NAMES, EvalTables, build_tables
+from poker_env.evaluator.kernels import (
+    check_hands,
+    eval_batch,
+    eval_batch5,
+    eval_batch5_parallel,
+    eval_batch_parallel,
+)
+from poker_env.evaluator.tables import CATEGORY_NAMES, EvalTables, build_tables, five_card_tables
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -127,6 +133,7 @@ def evaluate(
     True
     """
     single = np.ndim(cards) == 1
+    deck_name = _deck_name(deck)
     tables = get_tables(deck, flush_beats_full_house)
     if validate:
         hands = validate_hands(cards, deck)
@@ -134,14 +141,22 @@ def evaluate(
         hands = np.ascontiguousarray(cards)
         hands = hands[None, :] if hands.ndim == 1 else hands
     out = np.empty(hands.shape[0], dtype=np.int32)
+    five = hands.shape[1] == 5
     threads = numba.get_num_threads() if num_threads is None else int(num_threads)
     if threads > 1 and hands.shape[0] >= PARALLEL_MIN_HANDS:
         previous = numba.get_num_threads()
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         try:
-            eval_batch_parallel(hands, tables, out)
+            if five:
+                eval_batch5_parallel(
+                    hands, tables, *five_card_tables(deck_name, flush_beats_full_house), out
+                )
+            else:
+                eval_batch_parallel(hands, tables, out)
         finally:
             numba.set_num_threads(previous)
+    elif five:
+        eval_batch5(hands, tables, *five_card_tables(deck_name, flush_beats_full_house), out)
     else:
         eval_batch(hands, tables, out)
     return out[0] if single else out

@@ -25,6 +25,8 @@ from poker_env.evaluator.tables import EvalTables
 __all__ = [
     "check_hands",
     "eval_batch",
+    "eval_batch5",
+    "eval_batch5_parallel",
     "eval_batch_parallel",
     "eval_cards",
     "eval_key",
@@ -108,6 +110,32 @@ def _eval_rows(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.i
             out[i] = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
 
 
+def _eval_rows5(
+    hands: NDArray[np.integer],
+    tables: EvalTables,
+    row_offsets: NDArray[np.uint16],
+    rank_table: NDArray[np.int32],
+    out: NDArray[np.int32],
+) -> None:
+    # Five cards: a fixed-length loop, the small five-card hash (``five_card_tables``),
+    # and a flush is all five cards, so its rank mask needs no suit test.
+    card_keys = tables.card_keys
+    flush_table = tables.flush_table
+    for i in prange(hands.shape[0]):
+        key = np.uint64(0)
+        for j in range(5):
+            key += card_keys[np.intp(hands[i, j]) & 63]
+        flush = (key + _SUIT_BIAS) & _FLUSH_BITS
+        if flush != np.uint64(0):
+            mask = np.int64(0)
+            for j in range(5):
+                mask |= 1 << (np.int64(hands[i, j]) >> 2)
+            out[i] = flush_table[mask]
+        else:
+            rk = np.int64(key & _LOW32)
+            out[i] = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
+
+
 def _copy(fn: Callable[..., None], name: str, doc: str) -> Callable[..., None]:
     # One source, two compiled kernels; distinct names keep numba's cache files apart.
     new = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__, fn.__closure__)
@@ -119,6 +147,14 @@ def _copy(fn: Callable[..., None], name: str, doc: str) -> Callable[..., None]:
 eval_batch = njit(cache=True)(
     _copy(
         _eval_rows, "eval_batch", "``out[i]`` = rank of row ``i`` of ``hands`` (n, k), one thread."
+    )
+)
+eval_batch5 = njit(cache=True)(
+    _copy(_eval_rows5, "eval_batch5", "As ``eval_batch`` for exactly five cards a row, one thread.")
+)
+eval_batch5_parallel = njit(cache=True, parallel=True)(
+    _copy(
+        _eval_rows5, "eval_batch5_parallel", "As ``eval_batch5``, rows split over numba's threads."
     )
 )
 eval_batch_parallel = njit(cache=True, parallel=True)(

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from poker_env.cards import format_cards
 from poker_env.encoding import holdem as E
 from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.evaluator import describe_hand
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 from poker_env.policy import Policy
@@ -334,28 +335,40 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         ]
         names = {
             K.EMPTY: "empty",
-            K.SEATED: "out",
+            K.SEATED: "waiting",
             K.ACTIVE: "in",
             K.ALLIN: "all-in",
             K.FOLDED: "folded",
             K.LEFT: "left",
         }
+        over = s[K.PHASE] != K.PHASE_BETTING
+        if over:
+            lines[0] = (
+                f"hand over  board: {format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or '-'}"
+            )
         for q in range(self.num_players):
             role = (
                 "D"
                 if q == s[K.BUTTON]
                 else ("SB" if q == s[K.SB] else ("BB" if q == s[K.BB] else ""))
             )
+            # Hole cards are the agent's own, or public once shown down (RULES.md §3 showdown).
+            shown = int(s[K.RANK + q]) >= 0
             cards = (
                 format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2])
-                if q == agent and s[K.HOLE + 2 * q] >= 0
+                if (q == agent or shown) and s[K.HOLE + 2 * q] >= 0
                 else "?? ??"
             )
-            mark = ">" if q == s[K.TO_ACT] else " "
-            lines.append(
+            mark = ">" if q == s[K.TO_ACT] and not over else " "
+            line = (
                 f"{mark} seat {q}{' (you)' if q == agent else ''} {role:<2} {cards}  stack {int(s[K.STACK + q])}"
                 f"  bet {int(s[K.BET + q])}  {names[int(s[K.STATUS + q])]}"
             )
+            if over and shown:
+                line += f"  shows {describe_hand(int(s[K.RANK + q]))}"
+            if over and int(s[K.WON + q]) > 0:
+                line += f"  wins {int(s[K.WON + q])}"
+            lines.append(line)
         return "\n".join(lines)
 
     # ------------------------------------------------------------ helpers

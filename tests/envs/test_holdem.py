@@ -225,3 +225,20 @@ def test_evaluator_features_hand_category_and_equity() -> None:
         if term:
             obs, info = env.reset()
     assert seen_flop
+
+
+def test_render_at_hand_end_shows_showdown_hands_and_winnings() -> None:
+    # Always check/call: the hand goes to showdown, where hole cards become public
+    # (RULES.md §3: hands revealed and named), folded or unseen ones stay hidden.
+    env = gym.make("poker_env/Holdem-v0", render_mode="ansi", num_players=3)
+    _obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        _obs, _r, terminated, truncated, info = env.step(
+            1 if info["action_mask"][1] else int(np.flatnonzero(info["action_mask"])[0])
+        )
+        done = terminated or truncated
+    text = env.render()
+    assert text is not None and text.startswith("hand over")
+    assert "shows" in text and "wins" in text
+    assert text.count("?? ??") == sum("shows" not in line for line in text.splitlines()[1:])

@@ -90,7 +90,7 @@ def num_actions(num_fractions: int) -> int:
     return 4 + num_fractions
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
     """Write seat ``me``'s observation (public state plus its own hole cards) into ``out``."""
     n = s[K.NUM_SEATS]
@@ -129,7 +129,7 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
         out[OBS_BASE + 8 * n + street] = min(s[K.STREET_RAISES + street], 10) / 10.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def action_mask(
     s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts: np.ndarray
 ) -> None:
@@ -176,7 +176,7 @@ def action_mask(
     _ = p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTables) -> int:
     """Play discrete action ``idx`` for the seat to act; ``ILLEGAL`` if masked (nothing changes)."""
     na = fractions.shape[0] + 4
@@ -188,7 +188,7 @@ def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTabl
     return int(_play_masked(s, idx, na, amounts[idx], tables))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _play_masked(s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTables) -> int:
     # idx is known legal (from a mask just computed); the kernel still checks it.
     kind = K.RAISE_TO
@@ -201,7 +201,7 @@ def _play_masked(s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTabl
     return int(K.act(s, kind, amount, tables))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _start_next_hand(
     s: np.ndarray, rng: np.ndarray, i: int, changed: bool, tables: EvalTables
 ) -> None:
@@ -211,7 +211,7 @@ def _start_next_hand(
     K.start_hand(s, deck, button, tables)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _new_episode(
     s: np.ndarray, rng: np.ndarray, i: int, params: np.ndarray, tables: EvalTables
 ) -> None:
@@ -227,7 +227,7 @@ def _new_episode(
     _start_next_hand(s, rng, i, True, tables)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def resume_table(
     s: np.ndarray,
     rng: np.ndarray,
@@ -283,7 +283,7 @@ def resume_table(
                 k -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reset_table(
     s: np.ndarray,
     rng: np.ndarray,
@@ -304,7 +304,7 @@ def reset_table(
             return int(code)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_table(
     s: np.ndarray,
     rng: np.ndarray,
@@ -322,7 +322,7 @@ def step_table(
     return code, reward
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_agent(
     s: np.ndarray, fractions: np.ndarray, scale: float, obs: np.ndarray, mask: np.ndarray
 ) -> None:
@@ -336,7 +336,7 @@ def observe_agent(
             mask[j] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_reset(
     states: np.ndarray,
     rngs: np.ndarray,
@@ -354,7 +354,7 @@ def batch_reset(
         observe_agent(states[i], fractions, scale, obs[i], masks[i])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_step(
     states: np.ndarray,
     rngs: np.ndarray,
@@ -375,19 +375,61 @@ def batch_step(
     Returns -1, or the first table whose action was masked (the caller checks
     masks first, so this is a guard).
     """
-    scale = float(params[P_STACK])
     for i in range(states.shape[0]):
-        s = states[i]
-        code, r = step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
-        if code == ILLEGAL:
+        if not step_row(
+            states,
+            rngs,
+            i,
+            actions,
+            params,
+            fractions,
+            escape_p,
+            tables,
+            obs,
+            masks,
+            rewards,
+            dones,
+            final_obs,
+            autoreset,
+        ):
             return i
-        rewards[i] = r
-        dones[i] = code == EPISODE_DONE
-        if dones[i] and autoreset:
-            encode(s, s[AGENT], scale, final_obs[i])
-            reset_table(s, rngs, i, params, fractions, escape_p, tables)
-        observe_agent(s, fractions, scale, obs[i], masks[i])
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def step_row(
+    states: np.ndarray,
+    rngs: np.ndarray,
+    i: int,
+    actions: np.ndarray,
+    params: np.ndarray,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables: EvalTables,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    rewards: np.ndarray,
+    dones: np.ndarray,
+    final_obs: np.ndarray,
+    autoreset: bool,
+) -> bool:
+    """Table ``i`` of :func:`batch_step`; False if its action was masked (nothing stepped).
+
+    Takes whole batch arrays and a row index (no row views made by the caller), so
+    that a parallel caller does no reference counting per table.
+    """
+    s = states[i]
+    scale = float(params[P_STACK])
+    code, r = step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
+    if code == ILLEGAL:
+        return False
+    rewards[i] = r
+    dones[i] = code == EPISODE_DONE
+    if dones[i] and autoreset:
+        encode(s, s[AGENT], scale, final_obs[i])
+        reset_table(s, rngs, i, params, fractions, escape_p, tables)
+    observe_agent(s, fractions, scale, obs[i], masks[i])
+    return True
 
 
 # ---------------------------------------------------------------- external opponents
@@ -395,7 +437,7 @@ def batch_step(
 # at each opponent decision (OPPONENT_TURN); these kernels carry the batch on.
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_agent_step(
     s: np.ndarray,
     rngs: np.ndarray,
@@ -426,7 +468,7 @@ def _after_agent_step(
     codes[i] = code
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_step_external(
     states: np.ndarray,
     rngs: np.ndarray,
@@ -466,7 +508,7 @@ def batch_step_external(
         )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_reset_external(
     states: np.ndarray,
     rngs: np.ndarray,
@@ -483,7 +525,7 @@ def batch_reset_external(
         resetting[i] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def observe_to_act(
     states: np.ndarray,
     idx: np.ndarray,
@@ -499,7 +541,7 @@ def observe_to_act(
         action_mask(s, fractions, masks[k], s[K.SCR_AMOUNTS : K.SCR_AMOUNTS + masks.shape[1]])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_opponent_step(
     states: np.ndarray,
     rngs: np.ndarray,
@@ -541,7 +583,7 @@ def batch_opponent_step(
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def batch_observe(
     states: np.ndarray, fractions: np.ndarray, scale: float, obs: np.ndarray, masks: np.ndarray
 ) -> None:

@@ -119,7 +119,7 @@ LEGAL_SIZE = 8
 PENALTY_MULTIPLE = 10  # RULES.md §3: escape penalty D = 10 × E
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def new_table(
     s: np.ndarray, num_seats: int, base: int, max_bet: int, rules: int, penalty_to: int
 ) -> None:
@@ -139,17 +139,17 @@ def new_table(
         s[RANK + q] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _is_seated(st: int) -> bool:
     return st == ACTIVE or st == ALLIN or st == FOLDED
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _in_hand(st: int) -> bool:
     return st == ACTIVE or st == ALLIN
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> int:
     """First seat clockwise from ``seat`` (itself first when ``inclusive``) with ``status``."""
     n = s[NUM_SEATS]
@@ -161,7 +161,7 @@ def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> 
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def count_status(s: np.ndarray, status: int) -> int:
     c = 0
     for q in range(s[NUM_SEATS]):
@@ -170,12 +170,12 @@ def count_status(s: np.ndarray, status: int) -> int:
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def num_in_hand(s: np.ndarray) -> int:
     return int(count_status(s, ACTIVE) + count_status(s, ALLIN))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _put(s: np.ndarray, seat: int, amount: int) -> None:
     s[STACK + seat] -= amount
     s[BET + seat] += amount
@@ -185,7 +185,7 @@ def _put(s: np.ndarray, seat: int, amount: int) -> None:
         s[STATUS + seat] = ALLIN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
     """The dealer seat for the next hand among seated players with chips.
 
@@ -214,7 +214,7 @@ def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables) -> int:
     """Deal a hand from ``deck`` (52 cards) with the dealer at ``button``; post the blinds."""
     if s[PHASE] == PHASE_BETTING:
@@ -277,7 +277,7 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables)
     return int(_continue_from(s, bb, tables))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
     if s[STATUS + q] != ACTIVE:
         return False
@@ -286,7 +286,7 @@ def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
     return s[ACTED + q] < 0 and num_active >= 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
     n = s[NUM_SEATS]
     na = count_status(s, ACTIVE)
@@ -298,7 +298,7 @@ def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _continue_from(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """After ``seat`` acted (or left): the next to act, or the end of the round or hand."""
     if num_in_hand(s) <= 1:
@@ -312,7 +312,7 @@ def _continue_from(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_round(s: np.ndarray, tables: EvalTables) -> None:
     # RULES.md §3, seed profile: once a player is all-in and the others called,
     # the remaining rounds are dealt with no betting.
@@ -341,7 +341,7 @@ def _end_round(s: np.ndarray, tables: EvalTables) -> None:
         return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _award_uncontested(s: np.ndarray) -> None:
     n = s[NUM_SEATS]
     total = s[POT_EXTRA]
@@ -356,7 +356,7 @@ def _award_uncontested(s: np.ndarray) -> None:
     s[PHASE] = PHASE_OVER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _showdown(s: np.ndarray, tables: EvalTables) -> None:
     n = s[NUM_SEATS]
     s[NUM_BOARD] = 5
@@ -379,7 +379,7 @@ def _showdown(s: np.ndarray, tables: EvalTables) -> None:
     distribute(s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _split(s: np.ndarray, pot: int, win_mask: int, button: int) -> None:
     # RULES.md §3: equal best hands split a pot; the odd chips go to the first of
     # them clockwise from the dealer (the seat after the dealer first, the dealer last).
@@ -397,7 +397,7 @@ def _split(s: np.ndarray, pot: int, win_mask: int, button: int) -> None:
             odd = 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def distribute(s: np.ndarray) -> None:
     """Pay the main pot and side pots by the ranks in ``RANK`` (RULES.md §3).
 
@@ -469,7 +469,7 @@ def distribute(s: np.ndarray) -> None:
     s[PHASE] = PHASE_OVER
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def legal(s: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` (``LEGAL_SIZE``) with the acting seat's legal actions and bounds."""
     for i in range(LEGAL_SIZE):
@@ -515,7 +515,7 @@ def legal(s: np.ndarray, out: np.ndarray) -> None:
     out[L_ALLIN_TO] = allin_to
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def check_action(s: np.ndarray, kind: int, amount: int, lg: np.ndarray) -> int:
     """The one legality check used by both the query and the action; ``lg`` from :func:`legal`."""
     legal(s, lg)
@@ -536,7 +536,7 @@ def check_action(s: np.ndarray, kind: int, amount: int, lg: np.ndarray) -> int:
     return ERR_KIND
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def act(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     """Apply the acting seat's action; returns ``OK`` or an ``ERR_*`` code (nothing changed)."""
     lg = s[SCR_LEGAL : SCR_LEGAL + LEGAL_SIZE]
@@ -562,7 +562,7 @@ def act(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     return int(_continue_from(s, p, tables))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pass_roles(s: np.ndarray, seat: int) -> None:
     # RULES.md §3: a leaver's dealer / small-blind / big-blind role passes clockwise
     # to the next player still seated, skipping players who hold a role already.
@@ -587,7 +587,7 @@ def _pass_roles(s: np.ndarray, seat: int) -> None:
             s[role] = cand
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def leave(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """Seat ``seat`` leaves during the hand (RULES.md §3 "escape").
 
@@ -623,7 +623,7 @@ def leave(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     return OK
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def finish_hand(s: np.ndarray, remove_busted: bool) -> bool:
     """Close a decided hand; leavers' stacks leave the table. Returns whether anyone left."""
     changed = False
@@ -646,7 +646,7 @@ def finish_hand(s: np.ndarray, remove_busted: bool) -> bool:
     return changed
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_chips(s: np.ndarray) -> int:
     """Every chip of the table: stacks, pots, the bank and what leavers took away."""
     total = s[BANK] + s[DEPARTED] + s[POT_EXTRA]
@@ -662,32 +662,32 @@ def table_chips(s: np.ndarray) -> int:
 # Python; it is seeded from the env's numpy Generator, so same seed, same game.
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _mix(z: np.uint64) -> np.uint64:
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return np.uint64(z ^ (z >> np.uint64(31)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rng_next(rng: np.ndarray, i: int) -> np.uint64:
     z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
     rng[i] = z
     return np.uint64(_mix(z))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rng_below(rng: np.ndarray, i: int, k: int) -> int:
     """A uniform integer in ``[0, k)``, ``k < 2**32`` (multiply-shift: no division)."""
     return int(((rng_next(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def rng_uniform(rng: np.ndarray, i: int) -> float:
     return float(rng_next(rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rng_shuffle(rng: np.ndarray, i: int, deck: np.ndarray) -> None:
     # The stream state stays in a register for the whole shuffle (same numbers
     # as 51 calls of rng_below).

@@ -36,16 +36,25 @@ def _batch_step_parallel(  # type: ignore[no-untyped-def]
     final_obs,
 ):
     # The same per-table driver as E.batch_step, tables split over numba's threads.
-    scale = float(params[E.P_STACK])
+    # E.step_row takes the whole arrays and the row index: no views made here, so no
+    # reference counting (an atomic on shared counters) per table.
     for i in prange(states.shape[0]):
-        s = states[i]
-        code, r = E.step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
-        rewards[i] = r
-        dones[i] = code == E.EPISODE_DONE
-        if dones[i]:
-            E.encode(s, s[E.AGENT], scale, final_obs[i])
-            E.reset_table(s, rngs, i, params, fractions, escape_p, tables)
-        E.observe_agent(s, fractions, scale, obs[i], masks[i])
+        E.step_row(
+            states,
+            rngs,
+            i,
+            actions,
+            params,
+            fractions,
+            escape_p,
+            tables,
+            obs,
+            masks,
+            rewards,
+            dones,
+            final_obs,
+            True,
+        )
 
 
 class HoldemVectorEnv(VectorEnv):

@@ -84,17 +84,17 @@ def encode_observation(
     """Write seat ``s``'s observation of table ``t`` into ``out`` (only what ``s`` may know)."""
     p = ints[t, I_NUM_PLAYERS]
     total = float(p * ints[t, I_START_CHIPS])
-    for k in range(out.shape[0]):
+    # Every slot is written below (no clearing pass); branch-free selects vectorize.
+    for k in range(52):
         out[k] = 0.0
     for k in range(ints[t, I_HAND_SIZE]):
         c = hands[t, s, k]
         if c >= 0:
             out[c] = 1.0
     for c in range(52):
-        if public[t, c] == PUB_TURNED:
-            out[52 + c] = 1.0
-        elif public[t, c] == PUB_SHOWN:
-            out[104 + c] = 1.0
+        v = public[t, c]
+        out[52 + c] = 1.0 if v == PUB_TURNED else 0.0
+        out[104 + c] = 1.0 if v == PUB_SHOWN else 0.0
     out[156] = ints[t, I_POT] / total
     out[157] = chips[t, s] / total
     for i in range(p):

@@ -102,6 +102,8 @@ _S11 = np.uint64(11)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _INV53 = 1.0 / 9007199254740992.0
+#: The 13 rank bits of each suit's 16-bit lane (see _card_bit).
+_LANES = 0x1FFF1FFF1FFF1FFF
 
 
 class RedDogState(NamedTuple):
@@ -570,14 +572,15 @@ def win_probability_kernel(
         c = int(hands[t, s, k])
         if c >= 0:
             own |= _card_bit(c)
-    below = 0
-    for u in range(4):
-        lane = (own >> (u << 4)) & 0xFFFF
-        if lane:
-            top = 1 << 15
-            while not lane & top:
-                top >>= 1
-            below |= (top - 1) << (u << 4)
+    # Smear each lane's top bit down to bit 0, branch-free, then drop the top bit. A
+    # shift by k moves a lane's low k bits to the lane below, at positions >= 16 - k;
+    # each mask clears those (rank bits shifted within a lane stay below 13 - k).
+    x = own
+    x |= (x >> 1) & _LANES
+    x |= (x >> 2) & _LANES
+    x |= (x >> 4) & 0x0FFF0FFF0FFF0FFF
+    x |= (x >> 8) & 0x00FF00FF00FF00FF
+    below = (x >> 1) & _LANES
     seen = own | ints[t, I_PUBBITS]
     unseen = 52 - _popcount(seen)
     if unseen <= 0:

@@ -35,6 +35,7 @@ from poker_env.games.red_dog import (
     I_AGENT,
     I_PHASE,
     I_TO_ACT,
+    OK,
     PHASE_BET,
     RedDogConfig,
     apply_action,
@@ -63,14 +64,19 @@ def _step_one(
     agent_seat: int,
     share: float,
     fractions: NDArray[np.float64],
+    prev_obs: NDArray[np.float32],
     obs: NDArray[np.float32],
     final_obs: NDArray[np.float32],
     rewards: NDArray[np.float64],
     dones: NDArray[np.bool_],
 ) -> None:  # pragma: no cover - compiled
-    _, reward, done = env_step_table(
+    status, reward, done = env_step_table(
         ints, chips, flags, hands, deck, public, rng, events, t, action, share, fractions, obs[t]
     )
+    if status != OK:
+        # Nothing changed (the env checks actions first, so this does not happen).
+        for k in range(obs.shape[1]):
+            obs[t, k] = prev_obs[t, k]
     rewards[t] = reward
     dones[t] = done
     if done:
@@ -85,7 +91,7 @@ def _step_one(
 
 
 @njit(cache=True, _nrt=False)
-def _step_serial(
+def _step_range(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
     flags: NDArray[np.int8],
@@ -100,14 +106,23 @@ def _step_serial(
     agent_seat: int,
     share: float,
     fractions: NDArray[np.float64],
+    prev_obs: NDArray[np.float32],
     obs: NDArray[np.float32],
     final_obs: NDArray[np.float32],
     rewards: NDArray[np.float64],
     dones: NDArray[np.bool_],
+    lo: int,
+    hi: int,
 ) -> None:  # pragma: no cover - compiled
-    for t in range(actions.shape[0]):
+    for t in range(lo, hi):
         _step_one(ints, chips, flags, hands, deck, public, rng, events, draw_log, t, actions[t],
-                  cfg, agent_seat, share, fractions, obs, final_obs, rewards, dones)  # fmt: skip
+                  cfg, agent_seat, share, fractions, prev_obs, obs, final_obs, rewards, dones)  # fmt: skip
+
+
+#: Tables per prange iteration. The prange body keeps numba's reference counting, so
+#: every iteration pays an atomic incref/decref pair per array argument (contended
+#: between threads); one iteration per block of tables makes that cost negligible.
+_BLOCK = 64
 
 
 @njit(cache=True, parallel=True)
@@ -126,14 +141,18 @@ def _step_parallel(
     agent_seat: int,
     share: float,
     fractions: NDArray[np.float64],
+    prev_obs: NDArray[np.float32],
     obs: NDArray[np.float32],
     final_obs: NDArray[np.float32],
     rewards: NDArray[np.float64],
     dones: NDArray[np.bool_],
 ) -> None:  # pragma: no cover - compiled
-    for t in prange(actions.shape[0]):
-        _step_one(ints, chips, flags, hands, deck, public, rng, events, draw_log, t, actions[t],
-                  cfg, agent_seat, share, fractions, obs, final_obs, rewards, dones)  # fmt: skip
+    n = actions.shape[0]
+    for b in prange((n + _BLOCK - 1) // _BLOCK):
+        lo = b * _BLOCK
+        _step_range(ints, chips, flags, hands, deck, public, rng, events, draw_log, actions,
+                    cfg, agent_seat, share, fractions, prev_obs, obs, final_obs, rewards, dones,
+                    lo, min(lo + _BLOCK, n))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -339,6 +358,8 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             [seeding.np_random(s)[0].integers(0, 2**63, dtype=np.int64) for s in seeds], np.uint64
         )
         idx = np.arange(self.num_envs, dtype=np.int64)
+        # A fresh buffer: the last step returned the current one to the caller.
+        self._obs = np.zeros_like(self._obs)
         self._reset_idx(idx, keys, False)
         self._started = True
         return self._obs.copy(), {"action_mask": self._mask}
@@ -415,32 +436,23 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
                 f"table {int(bad[0])}: unknown action index",
             )
         st = self.state
-        self._dones[:] = False
         if self.opponents is None:
-            kernel = _step_serial if self.num_threads is None else _step_parallel
-            if self.num_threads is not None:
-                numba.set_num_threads(
-                    min(self.num_threads, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
-                )
-            kernel(
-                *st, acts, self._cfg, self.agent_seat_option, self.random_share, self.fractions,
-                self._obs, self._final_obs, self._rewards, self._dones,
-            )  # fmt: skip
-        else:
-            idx = np.arange(self.num_envs, dtype=np.int64)
-            bad_row = _apply_batch(*st[:8], idx, acts, self.fractions)
-            assert bad_row < 0  # indices were checked above; every index is a legal bet
-            self._play_opponents()
-            _finish_batch(
-                st.ints, st.chips, st.flags, st.hands, st.public, idx, True,
-                self._obs, self._rewards, self._dones,
-            )  # fmt: skip
-            done_idx = np.flatnonzero(self._dones).astype(np.int64)
-            if done_idx.size:
-                self._final_obs[done_idx] = self._obs[done_idx]
-                dones = self._dones.copy()
-                self._reset_idx(done_idx, np.zeros(done_idx.size, np.uint64), True)
-                self._dones[:] = dones
+            return self._step_builtin(acts)
+        self._dones[:] = False
+        idx = np.arange(self.num_envs, dtype=np.int64)
+        bad_row = _apply_batch(*st[:8], idx, acts, self.fractions)
+        assert bad_row < 0  # indices were checked above; every index is a legal bet
+        self._play_opponents()
+        _finish_batch(
+            st.ints, st.chips, st.flags, st.hands, st.public, idx, True,
+            self._obs, self._rewards, self._dones,
+        )  # fmt: skip
+        done_idx = np.flatnonzero(self._dones).astype(np.int64)
+        if done_idx.size:
+            self._final_obs[done_idx] = self._obs[done_idx]
+            dones = self._dones.copy()
+            self._reset_idx(done_idx, np.zeros(done_idx.size, np.uint64), True)
+            self._dones[:] = dones
         terminated = self._dones.copy()
         info: dict[str, Any] = {"action_mask": self._mask}
         if terminated.any():
@@ -456,6 +468,42 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             np.zeros(self.num_envs, np.bool_),
             info,
         )
+
+    def _step_builtin(
+        self, acts: NDArray[np.int64]
+    ) -> tuple[
+        NDArray[np.float32],
+        NDArray[np.float64],
+        NDArray[np.bool_],
+        NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        # The kernel writes every row of fresh output arrays, which are returned as they
+        # are: no copies, and one large allocation fewer (freeing and re-faulting the
+        # pages of large temporaries cost about a quarter of a step).
+        n = self.num_envs
+        obs = np.empty_like(self._obs)
+        final = np.empty_like(self._obs)
+        rewards = np.empty(n, np.float64)
+        terminated = np.empty(n, np.bool_)
+        args = (
+            *self.state, acts, self._cfg, self.agent_seat_option, self.random_share,
+            self.fractions, self._obs, obs, final, rewards, terminated,
+        )  # fmt: skip
+        if self.num_threads is None:
+            _step_range(*args, 0, n)
+        else:
+            numba.set_num_threads(
+                min(self.num_threads, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
+            )
+            _step_parallel(*args)
+        self._obs = obs
+        info: dict[str, Any] = {"action_mask": self._mask}
+        if terminated.any():
+            # Only the rows of finished tables are filled (the others are undefined).
+            info["final_obs"] = final
+            info["_final_obs"] = terminated
+        return obs, rewards, terminated, np.zeros(n, np.bool_), info
 
     def action_masks(self) -> NDArray[np.int8]:
         """Each table's legal actions (int8, shape (num_envs, n))."""

@@ -209,7 +209,7 @@ def env_reset_table(
     encode_observation(ints, chips, flags, hands, public, t, seat, out)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def env_step_table(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],

@@ -47,7 +47,7 @@ from poker_env.policy import BatchPolicy
 __all__ = ["RedDogVectorEnv"]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _step_one(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],

@@ -268,9 +268,8 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             :class:`~poker_env.policy.BatchPolicy` acting for every other seat
             (called once per round of opponent decisions, on all waiting tables).
         num_threads: None (default) steps the tables in a plain compiled loop on
-            the calling thread; an integer runs the numba ``prange`` kernel on that
-            many threads (``numba.set_num_threads``; on a busy machine the prange
-            kernel is often faster even at 1 thread).
+            the calling thread; an integer runs the same loop with numba ``prange``
+            over blocks of tables on that many threads (``numba.set_num_threads``).
     """
 
     metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]

@@ -157,7 +157,7 @@ def _push_hist(s: NDArray[np.int64], seat: int, kind: int, amount: int) -> None:
     s[S_HIST_N] = n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def legal(s: NDArray[np.int64], cfg: NDArray[np.int64], lg: NDArray[np.int64]) -> None:
     """Fill ``lg`` (LG_SIZE): a flag per action kind, then the BET/RAISE amount bounds.
 

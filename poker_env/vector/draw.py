@@ -40,7 +40,7 @@ from poker_env.policy import BatchPolicy
 __all__ = ["DrawVectorEnv"]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _finish(
     i: int,
     code: int,
@@ -73,7 +73,7 @@ def _finish(
     encode_view(S[i], cfg, ep, fp, agent, LG[i], obs[i], masks[i])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _row_step(
     i: int,
     a: int,
@@ -276,6 +276,17 @@ def _vec_encode(
         encode_view(S[i], cfg, ep, fp, seat, LG[i], obs[j], masks[j])
 
 
+@njit(cache=True, _nrt=False)
+def _first_illegal(masks: NDArray[np.int8], actions: NDArray[np.int64]) -> int:
+    # The first table whose action is out of range or masked out, or -1.
+    n_act = masks.shape[1]
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= n_act or masks[i, a] == 0:
+            return i
+    return -1
+
+
 class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
     """N tables of ``FiveCardDraw-v0``, stepped by one compiled call.
 
@@ -391,11 +402,9 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
     ]:
         if not self._gens:
             raise RuntimeError("step() before reset()")
-        a = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        ok = (a >= 0) & (a < self._masks.shape[1])
-        ok[ok] = self._masks[np.flatnonzero(ok), a[ok]] == 1
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
+        a = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
+        i = int(_first_illegal(self._masks, a))
+        if i >= 0:
             raise IllegalActionError(
                 int(a[i]),
                 np.flatnonzero(self._masks[i]).tolist(),
@@ -451,7 +460,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         low = np.flatnonzero(cur > L.BUF_SIZE - L.BUF_MARGIN)
         for j in low:
             i = int(j) if rows is None else int(rows[j])
-            self._R[i] = self._gens[i].random(L.BUF_SIZE)
+            self._gens[i].random(out=self._R[i])  # the same uniforms as random(BUF_SIZE)
             self._S[i, L.S_CURSOR] = 0
 
     def _play_opponents(self) -> None:

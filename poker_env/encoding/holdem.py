@@ -113,12 +113,13 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
     out[108] = pot * inv
     button = s[K.BUTTON]
     for i in range(n):
-        q = (me + i) % n
+        q = K.clockwise(me, i, n)
         out[OBS_BASE + i] = s[K.STACK + q] * inv
         if betting:
             out[OBS_BASE + n + i] = s[K.BET + q] * inv
         if button >= 0 and n > 1:
-            out[OBS_BASE + 2 * n + i] = ((q - button) % n) / (n - 1)
+            d = q - button
+            out[OBS_BASE + 2 * n + i] = (d + n if d < 0 else d) / (n - 1)
         st = s[K.STATUS + q]
         out[OBS_BASE + 3 * n + i] = 1.0 if (st == K.ACTIVE or st == K.ALLIN) else 0.0
         for street in range(4):

@@ -124,7 +124,8 @@ def new_table(
     s: np.ndarray, num_seats: int, base: int, max_bet: int, rules: int, penalty_to: int
 ) -> None:
     """Clear a row into an empty table of ``num_seats`` seats."""
-    s[:] = 0
+    for j in range(s.shape[0]):
+        s[j] = 0
     s[NUM_SEATS] = num_seats
     s[BASE] = base
     s[MAX_BET] = max_bet
@@ -150,12 +151,19 @@ def _in_hand(st: int) -> bool:
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def clockwise(seat: int, i: int, n: int) -> int:
+    """``(seat + i) % n`` for ``0 <= seat < n``, ``0 <= i <= n`` (no division in seat loops)."""
+    q = seat + i
+    return q - n if q >= n else q
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> int:
     """First seat clockwise from ``seat`` (itself first when ``inclusive``) with ``status``."""
     n = s[NUM_SEATS]
     start = 0 if inclusive else 1
     for i in range(start, n + start):
-        q = (seat + i) % n
+        q = clockwise(seat, i, n)
         if s[STATUS + q] == status:
             return int(q)
     return -1
@@ -208,7 +216,7 @@ def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
                     return int(q)
                 k -= 1
     for i in range(1, n + 1):
-        q = (prev + i) % n
+        q = clockwise(prev, i, n)
         if s[STATUS + q] == SEATED and s[STACK + q] > 0:
             return int(q)
     return -1
@@ -288,11 +296,16 @@ def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
 
 @njit(cache=True, _nrt=False, inline="always")
 def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
+    return int(_next_pending_among(s, seat, inclusive, count_status(s, ACTIVE)))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _next_pending_among(s: np.ndarray, seat: int, inclusive: bool, na: int) -> int:
+    # na: the number of ACTIVE seats (the caller may have counted them already).
     n = s[NUM_SEATS]
-    na = count_status(s, ACTIVE)
     start = 0 if inclusive else 1
     for i in range(start, n + start):
-        q = (seat + i) % n
+        q = clockwise(seat, i, n)
         if _pending(s, q, na):
             return int(q)
     return -1
@@ -301,10 +314,17 @@ def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
 @njit(cache=True, _nrt=False, inline="always")
 def _continue_from(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """After ``seat`` acted (or left): the next to act, or the end of the round or hand."""
-    if num_in_hand(s) <= 1:
+    # One pass counts both (num_in_hand, and the active seats _next_pending needs).
+    num_active = 0
+    num_allin = 0
+    for j in range(s[NUM_SEATS]):
+        st = s[STATUS + j]
+        num_active += st == ACTIVE
+        num_allin += st == ALLIN
+    if num_active + num_allin <= 1:
         _award_uncontested(s)
         return OK
-    q = _next_pending(s, seat, False)
+    q = _next_pending_among(s, seat, False, num_active)
     if q >= 0:
         s[TO_ACT] = q
         return OK

@@ -224,6 +224,9 @@ class HoldemVectorEnv(VectorEnv):
                     np.random.default_rng(sd).integers(0, 2**63, dtype=np.int64)
                 )
             self._seeded = True
+        # A fresh buffer each call, returned as is: the arrays handed out earlier stay
+        # the caller's (and no copy of the whole batch per step).
+        self._obs = np.empty_like(self._obs)
         if self.opponent is None:
             E.batch_reset(
                 self._states,
@@ -250,7 +253,7 @@ class HoldemVectorEnv(VectorEnv):
             E.batch_observe(
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
             )
-        return self._obs.copy(), {"action_mask": self._masks.copy()}
+        return self._obs, {"action_mask": self._masks.copy()}
 
     def step(
         self, actions: NDArray[np.integer] | Sequence[int]
@@ -274,6 +277,7 @@ class HoldemVectorEnv(VectorEnv):
                 f"table {i}",
                 "masked action; nothing stepped",
             )
+        self._obs = np.empty_like(self._obs)  # every row is written below (see reset)
         if self.opponent is not None:
             E.batch_step_external(
                 self._states,
@@ -332,7 +336,7 @@ class HoldemVectorEnv(VectorEnv):
             info["final_obs"] = self._final_obs.copy()
             info["_final_obs"] = self._dones.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        return self._obs.copy(), self._rewards.copy(), self._dones.copy(), truncated, info
+        return self._obs, self._rewards.copy(), self._dones.copy(), truncated, info
 
     def action_masks(self) -> NDArray[np.int8]:
         """The (num_envs, actions) legal-action masks."""

@@ -186,12 +186,14 @@ def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTabl
     action_mask(s, fractions, mask, amounts)
     if idx < 0 or idx >= na or mask[idx] == 0:
         return ILLEGAL
-    return int(_play_masked(s, idx, na, amounts[idx], tables))
+    return int(_play_masked(s, idx, na, amounts[idx], tables, True))
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _play_masked(s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTables) -> int:
-    # idx is known legal (from a mask just computed); the kernel still checks it.
+def _play_masked(
+    s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTables, check: bool
+) -> int:
+    # idx is known legal (from a mask just computed); with check, the kernel checks it again.
     kind = K.RAISE_TO
     if idx == 0:
         kind = K.FOLD
@@ -199,7 +201,9 @@ def _play_masked(s: np.ndarray, idx: int, na: int, amount: int, tables: EvalTabl
         kind = K.CHECK_CALL
     elif idx == na - 1:
         kind = K.ALL_IN
-    return int(K.act(s, kind, amount, tables))
+    if check:
+        return int(K.act(s, kind, amount, tables))
+    return int(K.act_legal(s, kind, amount, tables))
 
 
 @njit(cache=True, _nrt=False)
@@ -279,7 +283,8 @@ def resume_table(
         for j in range(na):
             if mask[j] == 1:
                 if k == 0:
-                    _play_masked(s, j, na, amounts[j], tables)
+                    # The mask was just computed by K.legal: no second legality query.
+                    _play_masked(s, j, na, amounts[j], tables, False)
                     break
                 k -= 1
 

@@ -563,6 +563,15 @@ def act(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     code = check_action(s, kind, amount, lg)
     if code != OK:
         return int(code)
+    return int(act_legal(s, kind, amount, tables))
+
+
+@njit(cache=True, _nrt=False)
+def act_legal(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
+    """:func:`act` for an action already found legal by :func:`legal` (its output still in
+    the row's scratch ``SCR_LEGAL``, nothing changed since): a driver that picks among the
+    legal actions it was just given does not run the legality query twice."""
+    lg = s[SCR_LEGAL : SCR_LEGAL + LEGAL_SIZE]
     p = s[TO_ACT]
     cur = s[CUR_BET]
     if kind == FOLD:

@@ -9,7 +9,9 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.core import cgutils
+from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from poker_env.encoding import holdem as E
@@ -18,6 +20,24 @@ from poker_env.games.holdem import HoldemConfig, get_holdem_tables
 from poker_env.policy import BatchPolicy
 
 __all__ = ["HoldemVectorEnv"]
+
+
+@intrinsic
+def _fetch_add(typingctx, counter, delta):  # type: ignore[no-untyped-def]
+    """``counter[0] += delta`` as one atomic instruction; returns the old value."""
+    sig = types.int64(types.Array(types.int64, 1, "C"), types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        arr = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(
+            context, builder, signature.args[0], arr, [context.get_constant(types.intp, 0)]
+        )
+        return builder.atomic_rmw("add", ptr, args[1], "monotonic")
+
+    return sig, codegen
+
+
+_CHUNK = 32  # tables per grab of the parallel step (~20 µs of work)
 
 
 @njit(cache=True, parallel=True)
@@ -34,27 +54,51 @@ def _batch_step_parallel(  # type: ignore[no-untyped-def]
     rewards,
     dones,
     final_obs,
+    counter,
+    workers,
 ):
-    # The same per-table driver as E.batch_step, tables split over numba's threads.
+    # The same per-table driver as E.batch_step, tables shared out among numba's
+    # threads. Each worker grabs the next _CHUNK tables from a shared counter until
+    # none are left (dynamic scheduling): on a machine whose cores are shared with
+    # other processes, a static split waits for the slowest thread. Tables are
+    # independent (one RNG stream each), so the order does not change any result.
     # E.step_row takes the whole arrays and the row index: no views made here, so no
     # reference counting (an atomic on shared counters) per table.
-    for i in prange(states.shape[0]):
-        E.step_row(
-            states,
-            rngs,
-            i,
-            actions,
-            params,
-            fractions,
-            escape_p,
-            tables,
-            obs,
-            masks,
-            rewards,
-            dones,
-            final_obs,
-            True,
-        )
+    n = states.shape[0]
+    counter[0] = 0
+    for _w in prange(workers):
+        while True:
+            start = _fetch_add(counter, _CHUNK)
+            if start >= n:
+                break
+            for i in range(start, min(start + _CHUNK, n)):
+                E.step_row(
+                    states,
+                    rngs,
+                    i,
+                    actions,
+                    params,
+                    fractions,
+                    escape_p,
+                    tables,
+                    obs,
+                    masks,
+                    rewards,
+                    dones,
+                    final_obs,
+                    True,
+                )
+
+
+@njit(cache=True, _nrt=False)
+def _first_masked(actions: np.ndarray, masks: np.ndarray) -> int:
+    """The first table whose action is out of range or masked, or -1."""
+    width = masks.shape[1]
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= width or masks[i, a] != 1:
+            return i
+    return -1
 
 
 class HoldemVectorEnv(VectorEnv):
@@ -165,6 +209,7 @@ class HoldemVectorEnv(VectorEnv):
         self._seeded = False
         self._codes = np.zeros(num_envs, dtype=np.int64)
         self._resetting = np.zeros(num_envs, dtype=np.bool_)
+        self._counter = np.zeros(1, dtype=np.int64)  # next table of the parallel step
         if opponent is not None:
             self.params[E.P_EXTERNAL] = 1
 
@@ -267,10 +312,8 @@ class HoldemVectorEnv(VectorEnv):
         if not self._seeded:
             raise RuntimeError("step() before reset()")
         acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        ok = (acts >= 0) & (acts < self._masks.shape[1])
-        ok[ok] = self._masks[np.flatnonzero(ok), acts[ok]] == 1
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
+        i = _first_masked(acts, self._masks)
+        if i >= 0:
             raise IllegalActionError(
                 int(acts[i]),
                 np.flatnonzero(self._masks[i]).tolist(),
@@ -330,6 +373,8 @@ class HoldemVectorEnv(VectorEnv):
                 self._rewards,
                 self._dones,
                 self._final_obs,
+                self._counter,
+                self.num_threads,
             )
         info: dict[str, Any] = {"action_mask": self._masks.copy()}
         if self._dones.any():

@@ -82,6 +82,21 @@ def encode_observation(
     out: NDArray[np.float32],
 ) -> None:  # pragma: no cover - compiled
     """Write seat ``s``'s observation of table ``t`` into ``out`` (only what ``s`` may know)."""
+    _encode(ints, chips, flags, hands, public, t, s, out)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _encode(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    public: NDArray[np.int8],
+    t: int,
+    s: int,
+    out: NDArray[np.float32],
+) -> None:  # pragma: no cover - compiled
+    # encode_observation's body, inlined into the env step (a call passes ~50 words).
     p = ints[t, I_NUM_PLAYERS]
     total = float(p * ints[t, I_START_CHIPS])
     # Every slot is written below (no clearing pass); branch-free selects vectorize.
@@ -100,19 +115,19 @@ def encode_observation(
     for i in range(p):
         q = s + i
         out[158 + i] = chips[t, q - p if q >= p else q] / total
+    # Seated players between the dealer's left and s, and others still to bet; counted
+    # branch-free (seats are seated or not at random, so branches mispredict).
     dealer = ints[t, I_DEALER]
+    ds = s - dealer - 1 + p
+    ds = ds - p if ds >= p else ds  # s's place from the dealer's left, 0..p-1
     place = 0
-    for i in range(1, p + 1):
-        q = dealer + i
-        q = q - p if q >= p else q
-        if q == s:
-            break
-        if flags[t, q] & F_SEATED:
-            place += 1
     waiting = 0
     for q in range(p):
-        if q != s and (flags[t, q] & F_SEATED) and not (flags[t, q] & F_HAS_BET):
-            waiting += 1
+        f = flags[t, q]
+        dq = q - dealer - 1 + p
+        dq = dq - p if dq >= p else dq
+        place += (f & F_SEATED) & (dq < ds)
+        waiting += ((f & (F_SEATED | F_HAS_BET)) == F_SEATED) & (q != s)
     out[158 + p] = place
     out[159 + p] = waiting
     out[160 + p] = win_probability_kernel(ints, hands, public, t, s)
@@ -206,7 +221,7 @@ def env_reset_table(
         if not _agent_done(ints, flags, t):
             break
         k = rand_u64(rng, t)
-    encode_observation(ints, chips, flags, hands, public, t, seat, out)
+    _encode(ints, chips, flags, hands, public, t, seat, out)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -241,7 +256,7 @@ def env_step_table(
         ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share, fractions
     )
     reward = collect_reward(ints, chips, t)
-    encode_observation(ints, chips, flags, hands, public, t, seat, out)
+    _encode(ints, chips, flags, hands, public, t, seat, out)
     return OK, reward, _agent_done(ints, flags, t)
 
 

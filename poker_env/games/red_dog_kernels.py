@@ -26,7 +26,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 MAX_PLAYERS = 10
@@ -102,6 +103,8 @@ _S11 = np.uint64(11)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _INV53 = 1.0 / 9007199254740992.0
+#: Stream advance of a whole-deck shuffle (26 draws: two 32-bit halves each, 51 swaps).
+_FULL_SHUFFLE_STEP = np.uint64((26 * 0x9E3779B97F4A7C15) % 2**64)
 #: The 13 rank bits of each suit's 16-bit lane (see _card_bit).
 _LANES = 0x1FFF1FFF1FFF1FFF
 
@@ -215,17 +218,21 @@ def _card_bit(c: int) -> int:  # pragma: no cover - compiled
     return int(np.int64(1) << (((x & 3) << 4) + (x >> 2)))
 
 
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
+    # LLVM's population count (one POPCNT instruction where the CPU has it).
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _popcount(x: int) -> int:  # pragma: no cover - compiled
-    # SWAR bit count of 0 <= x < 2**61, by shifts and adds only: no signed
-    # multiply that could overflow (undefined in the compiled code).
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x += x >> 8
-    x += x >> 16
-    x += x >> 32
-    return x & 0x7F
+    """Number of set bits of ``0 <= x < 2**63``."""
+    return int(_ctpop(np.int64(x)))
 
 
 @njit(cache=True, _nrt=False)
@@ -418,7 +425,19 @@ def new_game(
         chips[t, s] = starting_chips if s < num_players else 0
         flags[t, s] = F_SEATED if s < num_players else 0
     # RULES.md §2: the draw; on the (astronomically rare) exhausted stock, draw anew.
-    dealer = -1
+    # The draw almost always needs only the first few cards, and a Fisher-Yates
+    # shuffle from the front fixes card i at step i: shuffle those few, and when the
+    # draw ends within them, move the stream on as the whole shuffle would have (its
+    # state only adds _GOLDEN per draw). Otherwise the whole deck, as before.
+    start = rng[t]
+    few = min(3 * num_players, 52)
+    _shuffle(deck, rng, t, few)
+    dealer, used = draw_for_dealer(deck[t, :few], num_players, draw_log[t])
+    partial = dealer >= 0
+    if partial:
+        rng[t] = start + _FULL_SHUFFLE_STEP
+    else:
+        rng[t] = start
     while dealer < 0:
         _shuffle(deck, rng, t, 52)
         dealer, used = draw_for_dealer(deck[t], num_players, draw_log[t])
@@ -426,6 +445,10 @@ def new_game(
     ints[t, I_DEALER] = dealer
     _ante_all(ints, chips, flags, events, t)  # RULES.md §2: one chip each into the pot
     if _num_seated(ints, flags, t) < 2:
+        if partial:
+            # The deck stays as it is: shuffle all of it, as the whole draw would have.
+            rng[t] = start
+            _shuffle(deck, rng, t, 52)
         _end_game(ints, events, t)
         return
     _start_deal(ints, flags, hands, deck, public, rng, events, t)
@@ -532,15 +555,15 @@ def _apply_action(
     # RULES.md §2: in turn from the dealer's left, the dealer last.
     p = ints[t, I_NUM_PLAYERS]
     dealer = ints[t, I_DEALER]
+    # The first seat after s, up to the dealer, seated and yet to bet (-1: none; none
+    # after the dealer). Branch-free: the nearest such seat is the last one kept.
     nxt = -1
-    if s != dealer:
-        for k in range(1, p + 1):
-            q = _wrap(s + k, p)
-            if (flags[t, q] & F_SEATED) and not (flags[t, q] & F_HAS_BET):
-                nxt = q
-                break
-            if q == dealer:
-                break
+    last = dealer - s + p
+    last = last - p if last >= p else last  # the dealer's distance from s; 0: s deals
+    for k in range(p - 1, 0, -1):
+        q = _wrap(s + k, p)
+        ok = ((flags[t, q] & (F_SEATED | F_HAS_BET)) == F_SEATED) & (k <= last)
+        nxt = q if ok else nxt
     if nxt >= 0:
         ints[t, I_TO_ACT] = nxt
         return OK

@@ -100,3 +100,25 @@ def test_batch_policy_opponents_equal_single_envs_with_that_policy(n: int) -> No
                 assert np.array_equal(info["final_obs"][i], o)
                 o, _ = env.reset()
             assert np.array_equal(o, obs[i])
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_two_threads_give_the_same_episodes_as_one(n: int) -> None:
+    # The parallel step hands tables to threads dynamically; tables are independent,
+    # so the result must not depend on the thread count or the scheduling.
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has a single thread here")
+    one = HoldemVectorEnv(300, n, hands_per_episode=2, escape_prob=0.02, num_threads=1)
+    two = HoldemVectorEnv(300, n, hands_per_episode=2, escape_prob=0.02, num_threads=2)
+    obs1, info1 = one.reset(seed=7)
+    obs2, info2 = two.reset(seed=7)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        assert np.array_equal(obs1, obs2)
+        assert np.array_equal(info1["action_mask"], info2["action_mask"])
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info1["action_mask"]])
+        obs1, rew1, term1, _, info1 = one.step(acts)
+        obs2, rew2, term2, _, info2 = two.step(acts)
+        assert np.array_equal(rew1, rew2) and np.array_equal(term1, term2)

@@ -94,3 +94,24 @@ def test_bad_arguments() -> None:
         DrawVectorEnv(2, num_threads=0)
     with pytest.raises(ConfigError):
         DrawVectorEnv(2, opponent=object())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("threads", [2])
+def test_two_threads_give_the_same_episodes_as_one(threads: int) -> None:
+    # Tables are independent: the thread count must not change any result.
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has a single thread here")
+    one = DrawVectorEnv(300, num_threads=1)
+    two = DrawVectorEnv(300, num_threads=threads)
+    obs1, info1 = one.reset(seed=11)
+    obs2, info2 = two.reset(seed=11)
+    rng = np.random.default_rng(0)
+    for _ in range(80):
+        assert np.array_equal(obs1, obs2)
+        assert np.array_equal(info1["action_mask"], info2["action_mask"])
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info1["action_mask"]])
+        obs1, rew1, term1, _, info1 = one.step(acts)
+        obs2, rew2, term2, _, info2 = two.step(acts)
+        assert np.array_equal(rew1, rew2) and np.array_equal(term1, term2)

@@ -40,7 +40,6 @@ from poker_env.games.red_dog import (
     PHASE_BET,
     PUB_SHOWN,
     PUB_TURNED,
-    apply_action,
     fraction_bet,
     max_bet,
     new_game,
@@ -49,6 +48,7 @@ from poker_env.games.red_dog import (
     rand_u64,
     win_probability_kernel,
 )
+from poker_env.games.red_dog_kernels import apply_action_inline
 
 __all__ = [
     "DEFAULT_BET_FRACTIONS",
@@ -248,7 +248,9 @@ def env_step_table(
     kind, amount = action_to_bet(ints, chips, t, action, fractions)
     if kind < 0:
         return ERR_KIND, 0.0, False
-    status = apply_action(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
+    status = apply_action_inline(
+        ints, chips, flags, hands, deck, public, rng, events, t, kind, amount
+    )
     if status != OK:
         return status, 0.0, False
     seat = ints[t, I_AGENT]

@@ -27,6 +27,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from poker_env.cards import format_cards, parse_cards
 from poker_env.games import holdem_kernels as K
@@ -295,6 +296,30 @@ def _deck(holes: list[list[int]], board: list[int]) -> list[int]:
     return deck + [c for c in range(52) if c not in used]
 
 
+def _check_mucks(state: NDArray[np.int64], mucked: list[_Action]) -> None:
+    """A mucked hand must win nothing from another player (this engine shows every hand).
+
+    Pays the pots again with the mucked hands ranked below every hand: a pot that
+    only a mucking player contests (chips nobody matched) still comes back to him.
+    """
+    s = state.copy()
+    n = int(s[K.NUM_SEATS])
+    for q in range(n):
+        s[K.STACK + q] -= s[K.WON + q]
+        s[K.WON + q] = 0
+    for a in mucked:
+        s[K.RANK + a.player] = -1
+    K.distribute(s)
+    for a in mucked:
+        q = a.player
+        if s[K.WON + q] != state[K.WON + q]:
+            raise a.error(
+                f"p{q + 1} mucks a hand that wins {state[K.WON + q] - s[K.WON + q]} chips"
+                " from other players",
+                "mucking a hand that wins no pot (this engine shows every hand at showdown)",
+            )
+
+
 def from_phh(text: str) -> HoldemGame:
     """Play a PHH no-limit Texas Hold'em history again in this engine (``rules="standard"``).
 
@@ -378,17 +403,17 @@ def from_phh(text: str) -> HoldemGame:
         raise ValueError(
             f"PHH hand reaches showdown with {dealt} board cards dealt; allowed: all five"
         )
+    mucked = []
     for a in shown:
         q = a.player
         if int(game.state[K.RANK + q]) < 0:
             raise a.error(f"p{q + 1} is not in a showdown", "players still in at showdown")
         if a.cards and sorted(a.cards) != sorted(holes[q]):
             raise a.error(f"p{q + 1} was dealt {format_cards(holes[q], sep='')}", "those cards")
-        if a.is_muck and game.payouts[q] > 0:
-            raise a.error(
-                f"p{q + 1} mucks a hand that wins {game.payouts[q]} chips",
-                "mucking only a losing hand (this engine shows every hand at showdown)",
-            )
+        if a.is_muck:
+            mucked.append(a)
+    if mucked:
+        _check_mucks(game.state, mucked)
     if "finishing_stacks" in data:
         expected = _chips(data, "finishing_stacks", n)
         if expected != game.stacks():

@@ -4,8 +4,8 @@ The rules themselves are the compiled functions of
 :mod:`poker_env.games.holdem_kernels`, over one ``int64`` state row; this module
 is the object API on top of them: a validated config, legality queries with
 amount bounds, actions that return frozen records (the hand history), seats
-joining and leaving between hands, the button rule, JSON save and replay and
-export to PHH (:mod:`poker_env.games.holdem_phh`).
+joining and leaving between hands, the button rule, JSON save and replay, and
+PHH export and import (:mod:`poker_env.games.holdem_phh`).
 
 >>> import numpy as np
 >>> game = HoldemGame(HoldemConfig(num_seats=3), rng=np.random.default_rng(0))

@@ -131,6 +131,13 @@ _ALLOWED_ACTIONS = (
 )
 
 
+_MAX_CHIPS = 10**15  # a stack or an amount; sums of ten stay far inside int64
+
+
+def _is_count(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= 16
+
+
 def _integer(value: Any, what: str) -> int:
     # PHH allows floats; chips here are integers.
     if isinstance(value, float) and value.is_integer():
@@ -173,8 +180,10 @@ def _load_table(text: str) -> tuple[dict[str, Any], int, list[int]]:
         )
     n = len(raw)
     stacks = [_integer(v, f"starting_stacks[{i}]") for i, v in enumerate(raw)]
-    if min(stacks) < 1:
-        raise ValueError(f"PHH starting_stacks = {stacks}: allowed: stacks of at least 1 chip")
+    if not all(1 <= x <= _MAX_CHIPS for x in stacks):
+        raise ValueError(
+            f"PHH starting_stacks = {stacks}: allowed: stacks of 1 to {_MAX_CHIPS} chips"
+        )
     antes = _chips(data, "antes", n)
     if any(antes):
         raise ValueError(f"PHH antes = {antes}: antes are not supported; allowed: all zero")
@@ -218,7 +227,7 @@ class _Action:
         else:
             raise self.error("unknown action", _ALLOWED_ACTIONS)
         if self.kind == "cbr":
-            if not w[2].isdigit():
+            if not _is_count(w[2]):
                 raise self.error(f"bad amount {w[2]!r}", "a whole number of chips")
             self.amount = int(w[2])
         if self.kind == "sm":
@@ -227,7 +236,7 @@ class _Action:
                 self.cards = self._cards(w[2])
         if label:
             k = label[1:]
-            if label[:1] != "p" or not k.isdigit() or not 1 <= int(k) <= n:
+            if label[:1] != "p" or not _is_count(k) or not 1 <= int(k) <= n:
                 raise self.error(f"unknown player {label!r}", f"p1..p{n}")
             self.player = int(k) - 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from numba import njit
 from numpy.typing import NDArray
 
 __all__ = ["BatchPolicy", "Policy", "RandomPolicy"]
@@ -45,11 +46,37 @@ class RandomPolicy:
         return int(legal[self.rng.integers(legal.size)])
 
     def act_batch(self, observations: object, action_masks: NDArray[np.int8]) -> NDArray[np.int64]:
-        masks = np.asarray(action_masks, dtype=np.float64)
-        if masks.ndim != 2 or np.any(masks.sum(axis=1) == 0):
-            raise ValueError("action_masks must be 2-D with at least one legal action per row")
-        # Inverse-CDF sampling over each row's legal actions: one uniform draw per row.
-        cdf = np.cumsum(masks, axis=1)
-        u = self.rng.random(masks.shape[0]) * cdf[:, -1]
-        actions: NDArray[np.int64] = (cdf <= u[:, None]).sum(axis=1).astype(np.int64)
+        masks = np.asarray(action_masks)
+        if masks.ndim != 2:
+            raise ValueError(f"action_masks must be 2-D (rows, actions), got shape {masks.shape}")
+        if masks.dtype != np.int8:
+            masks = (masks != 0).astype(np.int8)
+        # One uniform draw per row picks among the row's legal actions (the k-th
+        # legal action for k = floor(u * count)), in a compiled loop.
+        u = self.rng.random(masks.shape[0])
+        actions = np.empty(masks.shape[0], dtype=np.int64)
+        bad = _pick_legal(u, masks, actions)
+        if bad >= 0:
+            raise ValueError(f"action_masks row {bad} has no legal action")
         return actions
+
+
+@njit(cache=True, _nrt=False)
+def _pick_legal(u: NDArray[np.float64], masks: NDArray[np.int8], out: NDArray[np.int64]) -> int:
+    """``out[i]`` = the ``floor(u[i] * count)``-th legal action of row ``i``; -1 or the
+    first row with no legal action (a nonzero mask entry is legal)."""
+    width = masks.shape[1]
+    for i in range(masks.shape[0]):
+        cnt = 0
+        for j in range(width):
+            cnt += masks[i, j] != 0
+        if cnt == 0:
+            return i
+        k = int(u[i] * cnt)
+        for j in range(width):
+            if masks[i, j] != 0:
+                if k == 0:
+                    out[i] = j
+                    break
+                k -= 1
+    return -1

@@ -104,11 +104,9 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
     for j in range(s[K.NUM_BOARD]):
         out[52 + s[K.BOARD + j]] = 1.0
     out[104 + s[K.STREET]] = 1.0
-    pot = s[K.POT_EXTRA]
     betting = s[K.PHASE] == K.PHASE_BETTING
+    pot = K.pot_total(s) if betting else s[K.POT_EXTRA]
     if betting:
-        for q in range(n):
-            pot += s[K.COMMIT + q]
         out[109] = max(0, min(s[K.CUR_BET] - s[K.BET + me], s[K.STACK + me])) * inv
     out[108] = pot * inv
     button = s[K.BUTTON]
@@ -131,10 +129,11 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def action_mask(
-    s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts: np.ndarray
-) -> None:
-    """Legal discrete actions of the seat to act, and the raise-to amount of each."""
+def action_mask(s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts: np.ndarray) -> int:
+    """Legal discrete actions of the seat to act, and the raise-to amount of each.
+
+    Returns the number of legal actions (0 when no seat is to act).
+    """
     na = fractions.shape[0] + 4
     lg = s[K.SCR_LEGAL : K.SCR_LEGAL + K.LEGAL_SIZE]
     K.legal(s, lg)
@@ -142,7 +141,10 @@ def action_mask(
         mask[i] = 0
         amounts[i] = 0
     if lg[K.L_SEAT] < 0:
-        return
+        return 0
+    # Counted as the mask is built: reading the mask back right after these byte
+    # stores would stall the CPU (a store-to-load forward that fails).
+    count = 1 + lg[K.L_CAN_FOLD]
     mask[0] = lg[K.L_CAN_FOLD]
     mask[1] = 1
     allin_to = lg[K.L_ALLIN_TO]
@@ -150,15 +152,12 @@ def action_mask(
     if lg[K.L_CAN_ALLIN] == 1 and allin_to > s[K.CUR_BET]:
         mask[all_in] = 1  # an all-in that is only a call stays on index 1
         amounts[all_in] = allin_to
+        count += 1
     if lg[K.L_CAN_RAISE] == 0:
-        return
+        return int(count)
     lo = lg[K.L_MIN_TO]
     hi = lg[K.L_MAX_TO]
-    p = lg[K.L_SEAT]
-    pot = s[K.POT_EXTRA]
-    for q in range(s[K.NUM_SEATS]):
-        pot += s[K.COMMIT + q]
-    base_pot = pot + lg[K.L_CALL]
+    base_pot = K.pot_total(s) + lg[K.L_CALL]
     for i in range(2, all_in):
         if i == 2:
             to = lo
@@ -174,7 +173,8 @@ def action_mask(
                 dup = True
         if not dup:
             mask[i] = 1
-    _ = p
+            count += 1
+    return int(count)
 
 
 @njit(cache=True, _nrt=False)
@@ -186,7 +186,9 @@ def apply_index(s: np.ndarray, idx: int, fractions: np.ndarray, tables: EvalTabl
     action_mask(s, fractions, mask, amounts)
     if idx < 0 or idx >= na or mask[idx] == 0:
         return ILLEGAL
-    return int(_play_masked(s, idx, na, amounts[idx], tables, True))
+    # Legal by the mask just computed (from K.legal, whose output is still in the
+    # row's scratch): no second legality query.
+    return int(_play_masked(s, idx, na, amounts[idx], tables, False))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -212,7 +214,8 @@ def _start_next_hand(
 ) -> None:
     deck = s[K.DECK : K.DECK + 52]  # shuffled in place; start_hand keeps it there
     button = K.next_button(s, changed, K.rng_below(rng, i, 1 << 30))
-    K.rng_shuffle(rng, i, deck)
+    # Only the cards a hand can deal are drawn: two per seat and the board.
+    K.rng_deal(rng, i, deck, 2 * s[K.NUM_SEATS] + 5)
     K.start_hand(s, deck, button, tables)
 
 
@@ -275,10 +278,7 @@ def resume_table(
             continue
         if params[P_EXTERNAL] == 1:
             return OPPONENT_TURN, reward
-        action_mask(s, fractions, mask, amounts)
-        cnt = 0
-        for j in range(na):
-            cnt += mask[j]
+        cnt = action_mask(s, fractions, mask, amounts)
         k = K.rng_below(rng, i, cnt)
         for j in range(na):
             if mask[j] == 1:
@@ -434,6 +434,10 @@ def step_row(
     if dones[i] and autoreset:
         encode(s, s[AGENT], scale, final_obs[i])
         reset_table(s, rngs, i, params, fractions, escape_p, tables)
+    elif autoreset:
+        # final_obs is a fresh buffer each step: rows of tables still playing are zeros.
+        for j in range(final_obs.shape[1]):
+            final_obs[i, j] = 0.0
     observe_agent(s, fractions, scale, obs[i], masks[i])
     return True
 

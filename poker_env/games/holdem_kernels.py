@@ -42,8 +42,14 @@ NUM_DEALT = 16
 HEADS_UP = 17
 NUM_BOARD = 18
 DEPARTED = 19
-# Fields 20..31 belong to the env driver (poker_env.encoding.holdem).
-ENV_FIELDS = 20
+# Counts kept up to date by every status change and every chip put in, so that
+# the hot paths need no pass over the seats: players ACTIVE, players ALLIN, and
+# the chips committed this hand (the sum of COMMIT).
+NUM_ACTIVE = 20
+NUM_ALLIN = 21
+COMMITTED = 22
+# Fields 24..31 belong to the env driver (poker_env.encoding.holdem).
+ENV_FIELDS = 24
 # Per-seat blocks.
 STACK = 32
 BET = STACK + MAX_SEATS
@@ -180,7 +186,23 @@ def count_status(s: np.ndarray, status: int) -> int:
 
 @njit(cache=True, _nrt=False, inline="always")
 def num_in_hand(s: np.ndarray) -> int:
-    return int(count_status(s, ACTIVE) + count_status(s, ALLIN))
+    """Players still in the hand (ACTIVE or ALLIN)."""
+    return int(s[NUM_ACTIVE] + s[NUM_ALLIN])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def pot_total(s: np.ndarray) -> int:
+    """Every chip in the pots of the running hand (commitments and penalties paid to it)."""
+    return int(s[COMMITTED] + s[POT_EXTRA])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _set_status(s: np.ndarray, seat: int, status: int) -> None:
+    # The one place a status changes during a hand (keeps NUM_ACTIVE / NUM_ALLIN).
+    old = s[STATUS + seat]
+    s[NUM_ACTIVE] += (status == ACTIVE) - (old == ACTIVE)
+    s[NUM_ALLIN] += (status == ALLIN) - (old == ALLIN)
+    s[STATUS + seat] = status
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -188,9 +210,10 @@ def _put(s: np.ndarray, seat: int, amount: int) -> None:
     s[STACK + seat] -= amount
     s[BET + seat] += amount
     s[COMMIT + seat] += amount
+    s[COMMITTED] += amount
     s[STREET_PUT + s[STREET] * MAX_SEATS + seat] += amount
-    if s[STACK + seat] == 0:
-        s[STATUS + seat] = ALLIN
+    if s[STACK + seat] == 0 and s[STATUS + seat] == ACTIVE:
+        _set_status(s, seat, ALLIN)
 
 
 @njit(cache=True, _nrt=False)
@@ -259,6 +282,9 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables)
     s[SKIP] = 0
     s[POT_EXTRA] = 0
     s[NUM_DEALT] = cnt
+    s[NUM_ACTIVE] = cnt
+    s[NUM_ALLIN] = 0
+    s[COMMITTED] = 0
     s[HEADS_UP] = 1 if cnt == 2 else 0
     s[BUTTON] = button
     # RULES.md §3: two players, the dealer posts the small blind.
@@ -296,7 +322,7 @@ def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
 
 @njit(cache=True, _nrt=False, inline="always")
 def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
-    return int(_next_pending_among(s, seat, inclusive, count_status(s, ACTIVE)))
+    return int(_next_pending_among(s, seat, inclusive, s[NUM_ACTIVE]))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -314,14 +340,8 @@ def _next_pending_among(s: np.ndarray, seat: int, inclusive: bool, na: int) -> i
 @njit(cache=True, _nrt=False, inline="always")
 def _continue_from(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """After ``seat`` acted (or left): the next to act, or the end of the round or hand."""
-    # One pass counts both (num_in_hand, and the active seats _next_pending needs).
-    num_active = 0
-    num_allin = 0
-    for j in range(s[NUM_SEATS]):
-        st = s[STATUS + j]
-        num_active += st == ACTIVE
-        num_allin += st == ALLIN
-    if num_active + num_allin <= 1:
+    num_active = s[NUM_ACTIVE]
+    if num_active + s[NUM_ALLIN] <= 1:
         _award_uncontested(s)
         return OK
     q = _next_pending_among(s, seat, False, num_active)
@@ -336,7 +356,7 @@ def _continue_from(s: np.ndarray, seat: int, tables: EvalTables) -> int:
 def _end_round(s: np.ndarray, tables: EvalTables) -> None:
     # RULES.md §3, seed profile: once a player is all-in and the others called,
     # the remaining rounds are dealt with no betting.
-    if s[RULES] == RULES_SEED and count_status(s, ALLIN) > 0:
+    if s[RULES] == RULES_SEED and s[NUM_ALLIN] > 0:
         s[SKIP] = 1
     while True:
         if s[STREET] == 3:
@@ -350,7 +370,7 @@ def _end_round(s: np.ndarray, tables: EvalTables) -> None:
         s[CUR_BET] = 0
         # RULES.md §3: after the flop the smallest bet is E.
         s[LAST_RAISE] = s[BASE]
-        if s[SKIP] == 1 or count_status(s, ACTIVE) < 2:
+        if s[SKIP] == 1 or s[NUM_ACTIVE] < 2:
             continue
         # RULES.md §3: the first player still in from the small blind's seat acts
         # first; standard heads-up, the big blind.
@@ -364,9 +384,7 @@ def _end_round(s: np.ndarray, tables: EvalTables) -> None:
 @njit(cache=True, _nrt=False, inline="always")
 def _award_uncontested(s: np.ndarray) -> None:
     n = s[NUM_SEATS]
-    total = s[POT_EXTRA]
-    for q in range(n):
-        total += s[COMMIT + q]
+    total = pot_total(s)
     for q in range(n):
         if _in_hand(s[STATUS + q]):
             s[WON + q] = total
@@ -575,7 +593,7 @@ def act_legal(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     p = s[TO_ACT]
     cur = s[CUR_BET]
     if kind == FOLD:
-        s[STATUS + p] = FOLDED
+        _set_status(s, p, FOLDED)
     elif kind == CHECK_CALL:
         if lg[L_CALL] > 0:
             _put(s, p, lg[L_CALL])
@@ -634,7 +652,7 @@ def leave(s: np.ndarray, seat: int, tables: EvalTables) -> int:
         s[POT_EXTRA] += penalty
     else:
         s[BANK] += penalty
-    s[STATUS + seat] = LEFT
+    _set_status(s, seat, LEFT)
     _pass_roles(s, seat)
     if not was_in:
         return OK
@@ -670,6 +688,9 @@ def finish_hand(s: np.ndarray, remove_busted: bool) -> bool:
                 s[STATUS + q] = EMPTY
                 changed = True
         s[BET + q] = 0
+    s[NUM_ACTIVE] = 0
+    s[NUM_ALLIN] = 0
+    s[COMMITTED] = 0
     s[PHASE] = PHASE_IDLE
     s[TO_ACT] = -1
     return changed
@@ -708,7 +729,7 @@ def rng_next(rng: np.ndarray, i: int) -> np.uint64:
 @njit(cache=True, _nrt=False, inline="always")
 def rng_below(rng: np.ndarray, i: int, k: int) -> int:
     """A uniform integer in ``[0, k)``, ``k < 2**32`` (multiply-shift: no division)."""
-    return int(((rng_next(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32))
+    return int(np.int64(((rng_next(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32)))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -729,4 +750,24 @@ def rng_shuffle(rng: np.ndarray, i: int, deck: np.ndarray) -> None:
         t = deck[j]
         deck[j] = deck[k]
         deck[k] = t
+    rng[i] = x
+
+
+@njit(cache=True, _nrt=False)
+def rng_deal(rng: np.ndarray, i: int, deck: np.ndarray, k: int) -> None:
+    """Order ``deck`` (52 cards) so that its first ``k`` cards are a uniform random draw.
+
+    A Fisher-Yates shuffle stopped after ``k`` swaps: the first ``k`` positions
+    hold uniformly random distinct cards in random order, the rest the cards left
+    (a hand never deals past them). ``k = 52`` shuffles the whole deck.
+    """
+    for j in range(52):
+        deck[j] = j
+    x = rng[i]
+    for j in range(min(k, 51)):
+        x += np.uint64(0x9E3779B97F4A7C15)
+        r = j + int(((_mix(x) >> np.uint64(32)) * np.uint64(52 - j)) >> np.uint64(32))
+        t = deck[j]
+        deck[j] = deck[r]
+        deck[r] = t
     rng[i] = x

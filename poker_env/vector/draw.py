@@ -12,12 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import gymnasium as gym
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
-from numba import njit, prange
+from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.encoding import draw as enc
@@ -36,6 +35,7 @@ from poker_env.errors import ConfigError, IllegalActionError
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, eval_tables
 from poker_env.policy import BatchPolicy
+from poker_env.vector._threads import TableThreads, fetch_add
 
 __all__ = ["DrawVectorEnv"]
 
@@ -172,8 +172,11 @@ def _vec_step(
         )
 
 
-@njit(cache=True, parallel=True)
-def _vec_step_parallel(
+_CHUNK = 64  # tables per grab of the threaded step (see poker_env.vector._threads)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _vec_step_chunks(
     S: NDArray[np.int64],
     cfg: NDArray[np.int64],
     tt: Any,
@@ -189,16 +192,18 @@ def _vec_step_parallel(
     masks: NDArray[np.int8],
     final_obs: NDArray[np.float32],
     need_opp: NDArray[np.bool_],
-    num_chunks: int,
+    counter: NDArray[np.int64],
 ) -> None:
-    # Agent actions of every table, split over numba's threads in a few contiguous
-    # chunks: the per-chunk call takes the arrays' reference counts once, where a
-    # per-row call would bounce their counters between cores on every table.
+    # Agent actions of every table, for one of several threads: the next _CHUNK
+    # tables until none are left.
     n = S.shape[0]
-    for c in prange(num_chunks):
+    while True:
+        lo = fetch_add(counter, _CHUNK)
+        if lo >= n:
+            break
         _rows_step(
-            c * n // num_chunks,
-            (c + 1) * n // num_chunks,
+            lo,
+            min(lo + _CHUNK, n),
             actions,
             S,
             cfg,
@@ -305,7 +310,9 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         opponent: None (uniformly random legal actions, in compiled code, from each
             table's own Generator) or a :class:`~poker_env.policy.BatchPolicy`.
         pot_fractions: the bet sizes (plus all-in).
-        num_threads: numba threads for the agent step (1 = no parallel loop).
+        num_threads: threads for the agent step (1 = the calling thread only), sharing
+            the tables out dynamically (:mod:`poker_env.vector._threads`; independent
+            of numba's thread settings). Results never depend on it.
         copy: return copies of the observation and info arrays (False: views of
             buffers that the next step overwrites; faster).
     """
@@ -339,6 +346,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self.agent_seat = agent_seat
         self.opponent = opponent
         self.num_threads = num_threads
+        self._threads = TableThreads(num_threads)
         self.copy = copy
         fr = enc.check_pot_fractions(pot_fractions)
         self._cfg = self.config.to_array()
@@ -415,11 +423,10 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._rewards[:] = 0.0
         self._terms[:] = False
         if self.num_threads > 1:
-            numba.set_num_threads(self.num_threads)
-            _vec_step_parallel(
+            self._threads.run(
+                _vec_step_chunks,
                 self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG, a,
                 self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
-                2 * self.num_threads,
             )  # fmt: skip
         else:
             _vec_step(
@@ -440,6 +447,10 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             self._truncs.copy(),
             info,
         )
+
+    def close(self, **kwargs: Any) -> None:
+        self._threads.close()
+        super().close(**kwargs)
 
     def action_masks(self) -> NDArray[np.int8]:
         """(N, A) int8: the legal actions of every table now."""

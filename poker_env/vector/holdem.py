@@ -9,39 +9,23 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from numba import njit, prange, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.encoding import holdem as E
 from poker_env.errors import ConfigError, IllegalActionError
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
 from poker_env.policy import BatchPolicy
+from poker_env.vector._threads import TableThreads, fetch_add
 
 __all__ = ["HoldemVectorEnv"]
 
 
-@intrinsic
-def _fetch_add(typingctx, counter, delta):  # type: ignore[no-untyped-def]
-    """``counter[0] += delta`` as one atomic instruction; returns the old value."""
-    sig = types.int64(types.Array(types.int64, 1, "C"), types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        arr = context.make_array(signature.args[0])(context, builder, args[0])
-        ptr = cgutils.get_item_pointer(
-            context, builder, signature.args[0], arr, [context.get_constant(types.intp, 0)]
-        )
-        return builder.atomic_rmw("add", ptr, args[1], "monotonic")
-
-    return sig, codegen
+_CHUNK = 32  # tables per grab of the threaded step (~20 µs of work)
 
 
-_CHUNK = 32  # tables per grab of the parallel step (~20 µs of work)
-
-
-@njit(cache=True, parallel=True)
-def _batch_step_parallel(  # type: ignore[no-untyped-def]
+@njit(cache=True, nogil=True, _nrt=False)
+def _batch_step_chunks(  # type: ignore[no-untyped-def]
     states,
     rngs,
     actions,
@@ -55,39 +39,32 @@ def _batch_step_parallel(  # type: ignore[no-untyped-def]
     dones,
     final_obs,
     counter,
-    workers,
 ):
-    # The same per-table driver as E.batch_step, tables shared out among numba's
-    # threads. Each worker grabs the next _CHUNK tables from a shared counter until
-    # none are left (dynamic scheduling): on a machine whose cores are shared with
-    # other processes, a static split waits for the slowest thread. Tables are
-    # independent (one RNG stream each), so the order does not change any result.
-    # E.step_row takes the whole arrays and the row index: no views made here, so no
-    # reference counting (an atomic on shared counters) per table.
+    # E.batch_step for one of several threads (see poker_env.vector._threads): the
+    # same per-table driver, on the next _CHUNK tables until none are left.
+    # E.step_row takes the whole arrays and the row index: no views made here.
     n = states.shape[0]
-    counter[0] = 0
-    for _w in prange(workers):
-        while True:
-            start = _fetch_add(counter, _CHUNK)
-            if start >= n:
-                break
-            for i in range(start, min(start + _CHUNK, n)):
-                E.step_row(
-                    states,
-                    rngs,
-                    i,
-                    actions,
-                    params,
-                    fractions,
-                    escape_p,
-                    tables,
-                    obs,
-                    masks,
-                    rewards,
-                    dones,
-                    final_obs,
-                    True,
-                )
+    while True:
+        start = fetch_add(counter, _CHUNK)
+        if start >= n:
+            break
+        for i in range(start, min(start + _CHUNK, n)):
+            E.step_row(
+                states,
+                rngs,
+                i,
+                actions,
+                params,
+                fractions,
+                escape_p,
+                tables,
+                obs,
+                masks,
+                rewards,
+                dones,
+                final_obs,
+                True,
+            )
 
 
 @njit(cache=True, _nrt=False)
@@ -121,8 +98,9 @@ class HoldemVectorEnv(VectorEnv):
             :class:`~poker_env.policy.BatchPolicy` that acts for every waiting
             opponent seat of all tables at once (its observations and masks are
             those of the seat to act).
-        num_threads: numba threads for the step (1 = the serial kernel; random
-            opponents only).
+        num_threads: threads that step the tables (1 = the calling thread only;
+            random opponents only). Independent of numba's thread settings: see
+            :mod:`poker_env.vector._threads`. Results never depend on it.
         Other arguments: as :class:`~poker_env.envs.holdem.HoldemEnv`.
     """
 
@@ -209,7 +187,8 @@ class HoldemVectorEnv(VectorEnv):
         self._seeded = False
         self._codes = np.zeros(num_envs, dtype=np.int64)
         self._resetting = np.zeros(num_envs, dtype=np.bool_)
-        self._counter = np.zeros(1, dtype=np.int64)  # next table of the parallel step
+        # Random opponents only: num_threads > 1 steps the tables on that many threads.
+        self._threads = TableThreads(num_threads if opponent is None else 1)
         if opponent is not None:
             self.params[E.P_EXTERNAL] = 1
 
@@ -322,6 +301,7 @@ class HoldemVectorEnv(VectorEnv):
             )
         self._obs = np.empty_like(self._obs)  # every row is written below (see reset)
         if self.opponent is not None:
+            self._final_obs = np.zeros_like(self._final_obs)
             E.batch_step_external(
                 self._states,
                 self._rngs,
@@ -340,7 +320,20 @@ class HoldemVectorEnv(VectorEnv):
             E.batch_observe(
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
             )
-        elif self.num_threads == 1:
+        else:
+            # Handed out as info["final_obs"] below: a fresh buffer, every row written
+            # by the step (the final obs where a table finished, zeros elsewhere).
+            self._final_obs = np.empty_like(self._final_obs)
+            self._step_random_opponents(acts)
+        info: dict[str, Any] = {"action_mask": self._masks.copy()}
+        if self._dones.any():
+            info["final_obs"] = self._final_obs
+            info["_final_obs"] = self._dones.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._obs, self._rewards.copy(), self._dones.copy(), truncated, info
+
+    def _step_random_opponents(self, acts: NDArray[np.int64]) -> None:
+        if self.num_threads == 1:
             E.batch_step(
                 self._states,
                 self._rngs,
@@ -357,10 +350,8 @@ class HoldemVectorEnv(VectorEnv):
                 True,
             )
         else:
-            import numba
-
-            numba.set_num_threads(self.num_threads)
-            _batch_step_parallel(
+            self._threads.run(
+                _batch_step_chunks,
                 self._states,
                 self._rngs,
                 acts,
@@ -373,15 +364,11 @@ class HoldemVectorEnv(VectorEnv):
                 self._rewards,
                 self._dones,
                 self._final_obs,
-                self._counter,
-                self.num_threads,
             )
-        info: dict[str, Any] = {"action_mask": self._masks.copy()}
-        if self._dones.any():
-            info["final_obs"] = self._final_obs.copy()
-            info["_final_obs"] = self._dones.copy()
-        truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        return self._obs, self._rewards.copy(), self._dones.copy(), truncated, info
+
+    def close(self, **kwargs: Any) -> None:
+        self._threads.close()
+        super().close(**kwargs)
 
     def action_masks(self) -> NDArray[np.int8]:
         """The (num_envs, actions) legal-action masks."""

@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from numba import njit, prange
+from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.encoding.red_dog import (
@@ -43,6 +42,7 @@ from poker_env.games.red_dog import (
     rand_u64,
 )
 from poker_env.policy import BatchPolicy
+from poker_env.vector._threads import TableThreads, fetch_add
 
 __all__ = ["RedDogVectorEnv"]
 
@@ -119,14 +119,12 @@ def _step_range(
                   cfg, agent_seat, share, fractions, prev_obs, obs, final_obs, rewards, dones)  # fmt: skip
 
 
-#: Tables per prange iteration. The prange body keeps numba's reference counting, so
-#: every iteration pays an atomic incref/decref pair per array argument (contended
-#: between threads); one iteration per block of tables makes that cost negligible.
-_BLOCK = 64
+#: Tables per grab of the threaded step (see poker_env.vector._threads).
+_CHUNK = 64
 
 
-@njit(cache=True, parallel=True)
-def _step_parallel(
+@njit(cache=True, nogil=True, _nrt=False)
+def _step_chunks(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
     flags: NDArray[np.int8],
@@ -146,13 +144,18 @@ def _step_parallel(
     final_obs: NDArray[np.float32],
     rewards: NDArray[np.float64],
     dones: NDArray[np.bool_],
+    counter: NDArray[np.int64],
 ) -> None:  # pragma: no cover - compiled
+    # _step_range for one of several threads: the next _CHUNK tables until none are left.
     n = actions.shape[0]
-    for b in prange((n + _BLOCK - 1) // _BLOCK):
-        lo = b * _BLOCK
-        _step_range(ints, chips, flags, hands, deck, public, rng, events, draw_log, actions,
-                    cfg, agent_seat, share, fractions, prev_obs, obs, final_obs, rewards, dones,
-                    lo, min(lo + _BLOCK, n))  # fmt: skip
+    while True:
+        lo = fetch_add(counter, _CHUNK)
+        if lo >= n:
+            break
+        for t in range(lo, min(lo + _CHUNK, n)):
+            _step_one(ints, chips, flags, hands, deck, public, rng, events, draw_log, t,
+                      actions[t], cfg, agent_seat, share, fractions, prev_obs, obs, final_obs,
+                      rewards, dones)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -268,8 +271,9 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             :class:`~poker_env.policy.BatchPolicy` acting for every other seat
             (called once per round of opponent decisions, on all waiting tables).
         num_threads: None (default) steps the tables in a plain compiled loop on
-            the calling thread; an integer runs the same loop with numba ``prange``
-            over blocks of tables on that many threads (``numba.set_num_threads``).
+            the calling thread; an integer runs the same loop on that many threads,
+            sharing the tables out dynamically (:mod:`poker_env.vector._threads`;
+            independent of numba's thread settings). Results never depend on it.
     """
 
     metadata: ClassVar[dict[str, Any]] = {  # type: ignore[misc]
@@ -317,6 +321,9 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         self.fractions = fr
         self.num_envs = num_envs
         self.num_threads = num_threads
+        self._threads = (
+            TableThreads(num_threads) if num_threads is not None and opponents is None else None
+        )
         self.opponents = opponents
         self.agent_seat_option = -1 if agent_seat is None else int(agent_seat)
         self.random_share = float(opponent_random_share)
@@ -489,13 +496,10 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             *self.state, acts, self._cfg, self.agent_seat_option, self.random_share,
             self.fractions, self._obs, obs, final, rewards, terminated,
         )  # fmt: skip
-        if self.num_threads is None:
+        if self._threads is None:
             _step_range(*args, 0, n)
         else:
-            numba.set_num_threads(
-                min(self.num_threads, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))
-            )
-            _step_parallel(*args)
+            self._threads.run(_step_chunks, *args)
         self._obs = obs
         info: dict[str, Any] = {"action_mask": self._mask}
         if terminated.any():
@@ -503,6 +507,11 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             info["final_obs"] = final
             info["_final_obs"] = terminated
         return obs, rewards, terminated, np.zeros(n, np.bool_), info
+
+    def close(self, **kwargs: Any) -> None:
+        if self._threads is not None:
+            self._threads.close()
+        super().close(**kwargs)
 
     def action_masks(self) -> NDArray[np.int8]:
         """Each table's legal actions (int8, shape (num_envs, n))."""

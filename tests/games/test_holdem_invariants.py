@@ -21,7 +21,9 @@ def _random_hands(  # type: ignore[no-untyped-def]
     """Play random hands on table row ``s``; count violations per invariant in ``bad``.
 
     bad[0]: chips not conserved after an action; bad[1]: pots not paid in full;
-    bad[2]: empty mask while a seat must act; bad[3]: a stack went negative.
+    bad[2]: empty mask while a seat must act; bad[3]: a stack went negative;
+    bad[4]: the kept counts (players active, all-in, chips committed) differ from
+    a count over the seats; bad[5]: the mask's count of legal actions is wrong.
     """
     n = s[K.NUM_SEATS]
     stack = 100 * s[K.BASE]
@@ -51,6 +53,15 @@ def _random_hands(  # type: ignore[no-untyped-def]
         while s[K.PHASE] == K.PHASE_BETTING:
             if K.table_chips(s) != total:
                 bad[0] += 1
+            committed = 0
+            for q in range(n):
+                committed += s[K.COMMIT + q]
+            if (
+                s[K.NUM_ACTIVE] != K.count_status(s, K.ACTIVE)
+                or s[K.NUM_ALLIN] != K.count_status(s, K.ALLIN)
+                or s[K.COMMITTED] != committed
+            ):
+                bad[4] += 1
             if leave_p > 0.0 and K.rng_uniform(rng, 0) < leave_p:
                 q = K.rng_below(rng, 0, n)
                 st = s[K.STATUS + q]
@@ -60,10 +71,12 @@ def _random_hands(  # type: ignore[no-untyped-def]
                     if s[K.PENALTY_TO] == K.PENALTY_POT:
                         pot_penalty += before - s[K.STACK + q]
                     continue
-            E.action_mask(s, fractions, mask, amounts)
+            legal_count = E.action_mask(s, fractions, mask, amounts)
             cnt = 0
             for j in range(na):
                 cnt += mask[j]
+            if cnt != legal_count:
+                bad[5] += 1
             if cnt == 0:
                 bad[2] += 1
                 break
@@ -95,9 +108,9 @@ def _run(n: int, num_hands: int, seed: int) -> None:
             s = np.zeros(K.STATE_SIZE, dtype=np.int64)
             K.new_table(s, n, 2, 0, rules, penalty_to)
             rng = np.array([seed * 7 + rules * 2 + penalty_to], dtype=np.uint64)
-            bad = np.zeros(4, dtype=np.int64)
+            bad = np.zeros(6, dtype=np.int64)
             _random_hands(s, rng, num_hands // 4, 0.01, FRACTIONS, tables, bad)
-            assert bad.tolist() == [0, 0, 0, 0], (n, rules, penalty_to)
+            assert bad.tolist() == [0, 0, 0, 0, 0, 0], (n, rules, penalty_to)
 
 
 @pytest.mark.parametrize("n", range(2, 11))

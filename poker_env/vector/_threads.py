@@ -1,0 +1,89 @@
+"""Stepping a batch of tables on several threads, without numba's threading layer.
+
+The vector envs step N independent tables. With ``num_threads > 1`` they run one
+compiled, GIL-free (``nogil=True``) kernel on that many Python threads at once
+(the calling thread is one of them). Each thread grabs the next ``chunk`` tables
+from a shared counter with an atomic fetch-and-add until none are left, so the
+work is shared out dynamically: on a machine whose cores are busy with other
+processes, a descheduled thread holds up one chunk at most, never a fixed half of
+the batch (what numba's ``prange`` with a static split does, and why its 2-thread
+figures swing so much on a shared 2-core machine). Tables are independent (one
+random stream each), so which thread steps a table never changes a result.
+
+A kernel used here has the shape::
+
+    @njit(cache=True, nogil=True, _nrt=False)
+    def kernel(..., counter, chunk):
+        n = ...
+        while True:
+            start = fetch_add(counter, chunk)
+            if start >= n:
+                break
+            for i in range(start, min(start + chunk, n)):
+                ...  # step table i
+
+and :meth:`TableThreads.run` resets ``counter`` and calls it on every thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+__all__ = ["TableThreads", "fetch_add"]
+
+
+@intrinsic
+def fetch_add(typingctx, counter, delta):  # type: ignore[no-untyped-def]
+    """``counter[0] += delta`` as one atomic instruction; returns the old value."""
+    sig = types.int64(types.Array(types.int64, 1, "C"), types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        arr = context.make_array(signature.args[0])(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(
+            context, builder, signature.args[0], arr, [context.get_constant(types.intp, 0)]
+        )
+        return builder.atomic_rmw("add", ptr, args[1], "monotonic")
+
+    return sig, codegen
+
+
+class TableThreads:
+    """Runs a chunked table kernel on ``num_threads`` threads (the caller's included)."""
+
+    def __init__(self, num_threads: int) -> None:
+        self.num_threads = num_threads
+        self.counter = np.zeros(1, dtype=np.int64)
+        self._pool: ThreadPoolExecutor | None = None
+        if num_threads > 1:
+            self._pool = ThreadPoolExecutor(
+                max_workers=num_threads - 1, thread_name_prefix="poker_env-tables"
+            )
+
+    def run(self, kernel: Callable[..., Any], *args: Any) -> None:
+        """``kernel(*args, counter)`` on every thread; returns when all tables are done."""
+        self.counter[0] = 0
+        if self._pool is None:
+            kernel(*args, self.counter)
+            return
+        futures: list[Future[Any]] = [
+            self._pool.submit(kernel, *args, self.counter) for _ in range(self.num_threads - 1)
+        ]
+        try:
+            kernel(*args, self.counter)
+        finally:
+            for f in futures:
+                f.result()
+
+    def close(self) -> None:
+        """Stop the worker threads (the object can no longer run kernels)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+            self.num_threads = 1

@@ -11,12 +11,6 @@ from __future__ import annotations
 import os
 import sys
 
-# numba's OpenMP layer spins idle workers, which on a busy 2-core machine take the
-# core the main thread needs between steps (measured: 2 threads 3x slower than 1).
-# The workqueue layer does not; this only sets a default before numba loads.
-os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
-
-import numba
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
@@ -137,13 +131,9 @@ def main() -> None:
         ),
         Row(f"DrawVectorEnv N={n}, 1 thread", _vector_rate(n, 1), "steps/s", "copy=False"),
     ]
-    threads = min(2, numba.config.NUMBA_NUM_THREADS)
-    if threads >= 2:
-        value = _vector_rate(n, 2)
-        note = f"target >= 3,000,000; {numba.threading_layer()} layer"
-    else:
-        value, note = float("nan"), "NUMBA_NUM_THREADS < 2"
-    rows.append(Row(f"DrawVectorEnv N={n}, 2 threads", value, "steps/s", note))
+    rows.append(
+        Row(f"DrawVectorEnv N={n}, 2 threads", _vector_rate(n, 2), "steps/s", "target >= 3,000,000")
+    )
     rows += [
         Row("DrawAECEnv (PettingZoo AEC, both seats)", _aec_rate(), "steps/s", "agent steps"),
         Row(

@@ -5,7 +5,6 @@ Run: ``.venv/bin/python bench/bench_holdem.py`` (or ``make bench`` for every gam
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from bench.common import Row, machine_line, print_table, rate
@@ -43,7 +42,6 @@ def single_env_rate(num_players: int) -> float:
 
 def vector_rate(num_players: int, num_threads: int) -> float:
     """Agent steps/s (summed over tables) of HoldemVectorEnv with N = 4096."""
-    numba.set_num_threads(min(num_threads, numba.config.NUMBA_NUM_THREADS))
     env = HoldemVectorEnv(NUM_ENVS, num_players, num_threads=num_threads)
     _, info = env.reset(seed=0)
     policy = RandomPolicy(0)

@@ -1,7 +1,9 @@
 """Every benchmark in one run (peers measured in the same run: compare ratios).
 
 Usage: ``python bench/run.py [evaluator|draw|red_dog|holdem|peers ...]``.
-Threads: numba's ``NUMBA_NUM_THREADS``; single-thread rows are the ones to quote.
+Threads: the vector envs' ``num_threads`` (their own threads); the evaluator's
+multi-thread rows use numba's ``NUMBA_NUM_THREADS``. Single-thread rows are the
+ones to compare across machines.
 """
 
 from __future__ import annotations

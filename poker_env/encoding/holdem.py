@@ -110,6 +110,7 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
         out[109] = max(0, min(s[K.CUR_BET] - s[K.BET + me], s[K.STACK + me])) * inv
     out[108] = pot * inv
     button = s[K.BUTTON]
+    inv_pos = 1.0 / (n - 1) if n > 1 else 0.0
     for i in range(n):
         q = K.clockwise(me, i, n)
         out[OBS_BASE + i] = s[K.STACK + q] * inv
@@ -117,7 +118,7 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
             out[OBS_BASE + n + i] = s[K.BET + q] * inv
         if button >= 0 and n > 1:
             d = q - button
-            out[OBS_BASE + 2 * n + i] = (d + n if d < 0 else d) / (n - 1)
+            out[OBS_BASE + 2 * n + i] = (d + n if d < 0 else d) * inv_pos
         st = s[K.STATUS + q]
         out[OBS_BASE + 3 * n + i] = 1.0 if (st == K.ACTIVE or st == K.ALLIN) else 0.0
         for street in range(4):
@@ -426,9 +427,16 @@ def step_row(
     """
     s = states[i]
     scale = float(params[P_STACK])
-    code, r = step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
-    if code == ILLEGAL:
+    # masks[i] is this row's mask from observe_agent at the end of the previous step
+    # or reset, and the row's scratch still holds the legality query and the amount
+    # of every index from that call (nothing ran on the row since): the agent's
+    # action is played without computing them again.
+    a = actions[i]
+    na = masks.shape[1]
+    if a < 0 or a >= na or masks[i, a] != 1:
         return False
+    _play_masked(s, a, na, s[K.SCR_AMOUNTS + a], tables, False)
+    code, r = resume_table(s, rngs, i, params, fractions, escape_p, tables)
     rewards[i] = r
     dones[i] = code == EPISODE_DONE
     if dones[i] and autoreset:

@@ -142,3 +142,37 @@ def test_final_obs_rows_of_tables_still_playing_are_zeros_and_stay_the_callers()
     # Later steps write fresh arrays: what was handed out is never overwritten.
     for obs, obs_copy, final, final_copy in kept:
         assert np.array_equal(obs, obs_copy) and np.array_equal(final, final_copy)
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_agent_action_from_the_observed_mask_plays_as_a_checked_action(n: int) -> None:
+    # The batched step plays the agent's action with the mask and amounts kept from
+    # the last observation; the checked path (E.step_table: legality computed again,
+    # used by the AEC env and Python opponents) must give the same table.
+    from poker_env.encoding import holdem as E
+    from poker_env.games import holdem_kernels as K
+
+    env = HoldemVectorEnv(96, n, hands_per_episode=3, escape_prob=0.02)
+    _, info = env.reset(seed=5)
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        fast, fast_rng = env._states.copy(), env._rngs.copy()
+        checked, checked_rng = env._states.copy(), env._rngs.copy()
+        rewards = np.zeros(96)
+        dones = np.zeros(96, dtype=np.bool_)
+        E.batch_step(
+            fast, fast_rng, acts, env.params, env.fractions, env.escape_prob, env._tables,
+            np.zeros_like(env._obs), env._masks.copy(), rewards, dones,
+            np.zeros_like(env._obs), False,
+        )  # fmt: skip
+        for i in range(96):
+            code, r = E.step_table(
+                checked[i], checked_rng, i, int(acts[i]), env.params, env.fractions,
+                env.escape_prob, env._tables,
+            )  # fmt: skip
+            assert code != E.ILLEGAL
+            assert r == rewards[i] and (code == E.EPISODE_DONE) == dones[i]
+        assert np.array_equal(fast[:, : K.SCR_LEGAL], checked[:, : K.SCR_LEGAL])
+        assert np.array_equal(fast_rng, checked_rng)
+        _, _, _, _, info = env.step(acts)

@@ -78,6 +78,7 @@ ILLEGAL = -1
 
 OBS_BASE = 110
 NUM_CATEGORIES = 9
+_U = np.uintp  # unsigned array indices (no wraparound code)
 
 
 def obs_size(n: int, evaluator_features: bool = False) -> int:
@@ -93,40 +94,43 @@ def num_actions(num_fractions: int) -> int:
 @njit(cache=True, _nrt=False)
 def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
     """Write seat ``me``'s observation (public state plus its own hole cards) into ``out``."""
+    # Indices are unsigned (``_U``): numba then skips its negative-index wraparound
+    # on every access, which took a third of this function's time.
     n = s[K.NUM_SEATS]
     inv = 1.0 / scale
     for i in range(OBS_BASE + 8 * n + 4):
         out[i] = 0.0
-    c0 = s[K.HOLE + 2 * me]
+    c0 = s[_U(K.HOLE + 2 * me)]
     if c0 >= 0:
-        out[c0] = 1.0
-        out[s[K.HOLE + 2 * me + 1]] = 1.0
+        out[_U(c0)] = 1.0
+        out[_U(s[_U(K.HOLE + 2 * me + 1)])] = 1.0
     for j in range(s[K.NUM_BOARD]):
-        out[52 + s[K.BOARD + j]] = 1.0
-    out[104 + s[K.STREET]] = 1.0
+        out[_U(52 + s[_U(K.BOARD + j)])] = 1.0
+    out[_U(104 + s[K.STREET])] = 1.0
     betting = s[K.PHASE] == K.PHASE_BETTING
     pot = K.pot_total(s) if betting else s[K.POT_EXTRA]
     if betting:
-        out[109] = max(0, min(s[K.CUR_BET] - s[K.BET + me], s[K.STACK + me])) * inv
+        out[109] = max(0, min(s[K.CUR_BET] - s[_U(K.BET + me)], s[_U(K.STACK + me)])) * inv
     out[108] = pot * inv
     button = s[K.BUTTON]
     inv_pos = 1.0 / (n - 1) if n > 1 else 0.0
+    un = _U(n)
     for i in range(n):
         q = K.clockwise(me, i, n)
-        out[OBS_BASE + i] = s[K.STACK + q] * inv
+        uq = _U(q)
+        o = _U(OBS_BASE + i)
+        out[o] = s[_U(K.STACK) + uq] * inv
         if betting:
-            out[OBS_BASE + n + i] = s[K.BET + q] * inv
+            out[o + un] = s[_U(K.BET) + uq] * inv
         if button >= 0 and n > 1:
             d = q - button
-            out[OBS_BASE + 2 * n + i] = (d + n if d < 0 else d) * inv_pos
-        st = s[K.STATUS + q]
-        out[OBS_BASE + 3 * n + i] = 1.0 if (st == K.ACTIVE or st == K.ALLIN) else 0.0
+            out[o + _U(2) * un] = (d + n if d < 0 else d) * inv_pos
+        st = s[_U(K.STATUS) + uq]
+        out[o + _U(3) * un] = 1.0 if (st == K.ACTIVE or st == K.ALLIN) else 0.0
         for street in range(4):
-            out[OBS_BASE + 4 * n + street * n + i] = (
-                s[K.STREET_PUT + street * K.MAX_SEATS + q] * inv
-            )
+            out[o + _U(4 + street) * un] = s[_U(K.STREET_PUT + street * K.MAX_SEATS) + uq] * inv
     for street in range(4):
-        out[OBS_BASE + 8 * n + street] = min(s[K.STREET_RAISES + street], 10) / 10.0
+        out[_U(OBS_BASE + 8 * n + street)] = min(s[K.STREET_RAISES + street], 10) / 10.0
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -21,6 +21,10 @@ from poker_env.evaluator.tables import EvalTables
 
 MAX_SEATS = 10
 
+# Hot kernels index seat blocks with unsigned indices (``_U(STACK) + _U(q)``):
+# numba then emits no negative-index wraparound code for the access.
+_U = np.uintp
+
 # Scalar fields of a state row.
 PHASE = 0
 STREET = 1
@@ -199,20 +203,23 @@ def pot_total(s: np.ndarray) -> int:
 @njit(cache=True, _nrt=False, inline="always")
 def _set_status(s: np.ndarray, seat: int, status: int) -> None:
     # The one place a status changes during a hand (keeps NUM_ACTIVE / NUM_ALLIN).
-    old = s[STATUS + seat]
+    u = _U(STATUS) + _U(seat)
+    old = s[u]
     s[NUM_ACTIVE] += (status == ACTIVE) - (old == ACTIVE)
     s[NUM_ALLIN] += (status == ALLIN) - (old == ALLIN)
-    s[STATUS + seat] = status
+    s[u] = status
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _put(s: np.ndarray, seat: int, amount: int) -> None:
-    s[STACK + seat] -= amount
-    s[BET + seat] += amount
-    s[COMMIT + seat] += amount
+    u = _U(seat)
+    left = s[_U(STACK) + u] - amount
+    s[_U(STACK) + u] = left
+    s[_U(BET) + u] += amount
+    s[_U(COMMIT) + u] += amount
     s[COMMITTED] += amount
-    s[STREET_PUT + s[STREET] * MAX_SEATS + seat] += amount
-    if s[STACK + seat] == 0 and s[STATUS + seat] == ACTIVE:
+    s[_U(STREET_PUT) + _U(s[STREET] * MAX_SEATS) + u] += amount
+    if left == 0 and s[_U(STATUS) + u] == ACTIVE:
         _set_status(s, seat, ALLIN)
 
 
@@ -313,11 +320,12 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables)
 
 @njit(cache=True, _nrt=False, inline="always")
 def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
-    if s[STATUS + q] != ACTIVE:
+    uq = _U(q)
+    if s[_U(STATUS) + uq] != ACTIVE:
         return False
-    if s[BET + q] < s[CUR_BET]:
+    if s[_U(BET) + uq] < s[CUR_BET]:
         return True
-    return s[ACTED + q] < 0 and num_active >= 2
+    return s[_U(ACTED) + uq] < 0 and num_active >= 2
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -517,8 +525,9 @@ def legal(s: np.ndarray, out: np.ndarray) -> None:
     if s[PHASE] != PHASE_BETTING or p < 0:
         out[L_SEAT] = -1
         return
-    stack = s[STACK + p]
-    bet = s[BET + p]
+    up = _U(p)
+    stack = s[_U(STACK) + up]
+    bet = s[_U(BET) + up]
     cur = s[CUR_BET]
     to_call = cur - bet
     # Folding with nothing to call is refused (as in PokerKit): a free check exists.
@@ -527,12 +536,14 @@ def legal(s: np.ndarray, out: np.ndarray) -> None:
     allin_to = bet + stack
     # Standard no-limit: an all-in for less than a full raise does not reopen the
     # raising for a player who already acted (RULES.md §3).
-    reopened = s[ACTED + p] < 0 or cur - s[ACTED + p] >= s[LAST_RAISE]
+    acted = s[_U(ACTED) + up]
+    reopened = acted < 0 or cur - acted >= s[LAST_RAISE]
     # A raise needs an opponent who could put in more than the current bet (as in
     # PokerKit); otherwise its excess would only come back.
     others = False
     for q in range(s[NUM_SEATS]):
-        if q != p and s[STATUS + q] == ACTIVE and s[BET + q] + s[STACK + q] > cur:
+        uq = _U(q)
+        if q != p and s[_U(STATUS) + uq] == ACTIVE and s[_U(BET) + uq] + s[_U(STACK) + uq] > cur:
             others = True
     can_raise = stack > to_call and reopened and others
     if can_raise:
@@ -604,8 +615,8 @@ def act_legal(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
                 s[LAST_RAISE] = target - cur
             s[CUR_BET] = target
             s[STREET_RAISES + s[STREET]] += 1
-        _put(s, p, target - s[BET + p])
-    s[ACTED + p] = s[CUR_BET]
+        _put(s, p, target - s[_U(BET) + _U(p)])
+    s[_U(ACTED) + _U(p)] = s[CUR_BET]
     return int(_continue_from(s, p, tables))
 
 

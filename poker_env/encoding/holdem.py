@@ -37,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
 
@@ -445,6 +446,9 @@ def step_row(
     dones[i] = code == EPISODE_DONE
     if dones[i] and autoreset:
         encode(s, s[AGENT], scale, final_obs[i])
+        if final_obs.shape[1] > OBS_BASE + 8 * s[K.NUM_SEATS] + 4:
+            # evaluator features of the final observation (no equity: the hand is over)
+            category_features(s, s[AGENT], tables, final_obs[i])
         reset_table(s, rngs, i, params, fractions, escape_p, tables)
     elif autoreset:
         # final_obs is a fresh buffer each step: rows of tables still playing are zeros.
@@ -485,6 +489,8 @@ def _after_agent_step(
         if code == EPISODE_DONE:
             dones[i] = True
             encode(s, s[AGENT], float(params[P_STACK]), final_obs[i])
+            if final_obs.shape[1] > OBS_BASE + 8 * s[K.NUM_SEATS] + 4:
+                category_features(s, s[AGENT], tables, final_obs[i])
             code = reset_table(s, rngs, i, params, fractions, escape_p, tables)
             resetting[i] = True
     codes[i] = code
@@ -612,3 +618,140 @@ def batch_observe(
     """Every agent's observation and mask."""
     for i in range(states.shape[0]):
         observe_agent(states[i], fractions, scale, obs[i], masks[i])
+
+
+# ---------------------------------------------------------------- evaluator features
+# Optional observation entries (``evaluator_features=True``): the category of the
+# seat's best hand now and a Monte Carlo equity against random hands of the
+# players still in. The samples come from a stream derived from the table's own
+# (without advancing it), so the game is the same with or without the features
+# and a single env and a batch compute the same numbers.
+
+
+@njit(cache=True, _nrt=False)
+def category_features(s: np.ndarray, me: int, tables: EvalTables, out: np.ndarray) -> None:
+    """``out[base : base + 10]`` (``base = obs_size(n)``): the category of seat ``me``'s
+    best hand of its hole cards and the board dealt, one-hot (zeros before the flop),
+    then 0 in the equity entry."""
+    base = OBS_BASE + 8 * s[K.NUM_SEATS] + 4
+    for j in range(NUM_CATEGORIES + 1):
+        out[base + j] = 0.0
+    nb = s[K.NUM_BOARD]
+    c0 = s[K.HOLE + 2 * me]
+    if nb < 3 or c0 < 0:
+        return
+    c1 = s[K.HOLE + 2 * me + 1]
+    keys = tables.card_keys
+    masks = tables.card_masks
+    key = keys[c0] + keys[c1]
+    mask = masks[c0] | masks[c1]
+    for j in range(nb):
+        c = s[K.BOARD + j]
+        key += keys[c]
+        mask |= masks[c]
+    out[base + ((eval_key(key, mask, tables) >> 12) & 0xF)] = 1.0
+
+
+@njit(cache=True)
+def monte_carlo_equity(
+    s: np.ndarray, rngs: np.ndarray, i: int, me: int, samples: int, tables: EvalTables
+) -> float:
+    """Seat ``me``'s share of the pot against random hands of the other players still
+    in, over ``samples`` random completions of the board (ties split); 0 when the
+    hand is not being bet or nobody else is in."""
+    if s[K.PHASE] != K.PHASE_BETTING:
+        return 0.0
+    n = s[K.NUM_SEATS]
+    opponents = 0
+    for q in range(n):
+        st = s[K.STATUS + q]
+        if q != me and (st == K.ACTIVE or st == K.ALLIN):
+            opponents += 1
+    c0 = s[K.HOLE + 2 * me]
+    if opponents == 0 or c0 < 0:
+        return 0.0
+    c1 = s[K.HOLE + 2 * me + 1]
+    nb = s[K.NUM_BOARD]
+    keys = tables.card_keys
+    masks = tables.card_masks
+    seen = np.zeros(52, dtype=np.bool_)
+    seen[c0] = True
+    seen[c1] = True
+    board_key = np.uint64(0)
+    board_mask = np.uint64(0)
+    for j in range(nb):
+        c = s[K.BOARD + j]
+        seen[c] = True
+        board_key += keys[c]
+        board_mask |= masks[c]
+    deck = np.empty(52 - 2 - nb, dtype=np.int64)
+    k = 0
+    for c in range(52):
+        if not seen[c]:
+            deck[k] = c
+            k += 1
+    size = deck.shape[0]
+    need = 2 * opponents + 5 - nb
+    # The table's stream value mixed with where the hand is: never advanced here.
+    x = rngs[i] ^ np.uint64(0xD1B54A32D192ED03)
+    x ^= np.uint64(s[K.COMMITTED] * 1000003 + nb * 101 + me + 1) * np.uint64(0x9E3779B97F4A7C15)
+    total = 0.0
+    for _ in range(samples):
+        for j in range(need):  # partial Fisher-Yates: deck[:need] is a random draw
+            x += np.uint64(0x9E3779B97F4A7C15)
+            r = j + np.int64(((K._mix(x) >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32))
+            tmp = deck[j]
+            deck[j] = deck[r]
+            deck[r] = tmp
+        key = board_key
+        mask = board_mask
+        for j in range(2 * opponents, need):
+            key += keys[deck[j]]
+            mask |= masks[deck[j]]
+        mine = eval_key(key + keys[c0] + keys[c1], mask | masks[c0] | masks[c1], tables)
+        best = mine
+        ties = 1
+        for o in range(opponents):
+            a = deck[2 * o]
+            b = deck[2 * o + 1]
+            r2 = eval_key(key + keys[a] + keys[b], mask | masks[a] | masks[b], tables)
+            if r2 > best:
+                best = r2
+                ties = 0
+            elif r2 == best and best == mine:
+                ties += 1
+        if best == mine:
+            total += 1.0 / ties
+    return total / samples
+
+
+@njit(cache=True)
+def batch_features(
+    states: np.ndarray, rngs: np.ndarray, samples: int, tables: EvalTables, obs: np.ndarray
+) -> None:
+    """The evaluator features of every table's agent (see :func:`category_features`)."""
+    for i in range(states.shape[0]):
+        s = states[i]
+        me = s[AGENT]
+        category_features(s, me, tables, obs[i])
+        base = OBS_BASE + 8 * s[K.NUM_SEATS] + 4
+        obs[i, base + NUM_CATEGORIES] = monte_carlo_equity(s, rngs, i, me, samples, tables)
+
+
+@njit(cache=True)
+def features_to_act(
+    states: np.ndarray,
+    rngs: np.ndarray,
+    idx: np.ndarray,
+    samples: int,
+    tables: EvalTables,
+    obs: np.ndarray,
+) -> None:
+    """The evaluator features of the seat to act at tables ``idx`` (rows 0..len(idx)-1)."""
+    for k in range(idx.shape[0]):
+        i = idx[k]
+        s = states[i]
+        me = s[K.TO_ACT]
+        category_features(s, me, tables, obs[k])
+        base = OBS_BASE + 8 * s[K.NUM_SEATS] + 4
+        obs[k, base + NUM_CATEGORIES] = monte_carlo_equity(s, rngs, i, me, samples, tables)

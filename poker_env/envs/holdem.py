@@ -138,8 +138,10 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     ``rules`` ("seed"), ``base`` (2), ``starting_stack`` (100 × base),
     ``max_bet`` (None), ``penalty_to`` ("burn"), ``illegal_action`` ("raise" or
     "call"), ``evaluator_features`` (False: add the hand category and the Monte
-    Carlo equity against the opponents still in, from ``equity_samples`` (200)
-    boards; these run in Python and cost speed), ``render_mode`` (None or "ansi").
+    Carlo equity against random hands of the opponents still in, from
+    ``equity_samples`` (200) random boards; compiled, a few µs a step at 200
+    samples, and the same numbers as ``HoldemVectorEnv``'s), ``render_mode``
+    (None or "ansi").
 
     ## Version History
 
@@ -376,30 +378,17 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         if not self.evaluator_features:
             obs: NDArray[np.float32] = self._obs[0].copy()
             return obs
-        from poker_env.evaluator import evaluate, hand_category, holdem_equity
-
+        # Compiled (poker_env.encoding.holdem): the same numbers as HoldemVectorEnv's.
         s = self._states[0]
         agent = int(s[E.AGENT])
-        extra = np.zeros(E.NUM_CATEGORIES + 1, dtype=np.float32)
-        hole = [int(c) for c in s[K.HOLE + 2 * agent : K.HOLE + 2 * agent + 2]]
-        board = [int(c) for c in s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]]
-        if len(board) >= 3:
-            extra[int(np.asarray(hand_category(evaluate(np.array(hole + board)))).ravel()[0])] = 1.0
-        others = [
-            q
-            for q in range(self.num_players)
-            if q != agent and s[K.STATUS + q] in (K.ACTIVE, K.ALLIN)
-        ]
-        if others and s[K.PHASE] == K.PHASE_BETTING:
-            eq = holdem_equity(
-                [np.array(hole)] + [None] * len(others),
-                board=np.array(board, dtype=np.int64) if board else None,
-                method="monte_carlo",
-                num_samples=self.equity_samples,
-                rng=self.np_random,
-            )
-            extra[E.NUM_CATEGORIES] = float(eq.equity[0])
-        return np.concatenate([self._obs[0], extra])
+        base = self._obs.shape[1]
+        out = np.empty(base + E.NUM_CATEGORIES + 1, dtype=np.float32)
+        out[:base] = self._obs[0]
+        E.category_features(s, agent, self._tables, out)
+        out[base + E.NUM_CATEGORIES] = E.monte_carlo_equity(
+            s, self._rngs, 0, agent, self.equity_samples, self._tables
+        )
+        return out
 
     def _street(self) -> str:
         return STREET_NAMES[int(self._states[0, K.STREET])]
@@ -419,10 +408,16 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         agent = int(s[E.AGENT])
         assert self._opponents is not None
         policy = self._opponents[(seat - agent) % self.num_players - 1]
-        obs = np.zeros(E.obs_size(self.num_players), dtype=np.float32)
+        obs = np.zeros(E.obs_size(self.num_players, self.evaluator_features), dtype=np.float32)
         mask = np.zeros(self._masks.shape[1], dtype=np.int8)
         amounts = np.zeros(self._masks.shape[1], dtype=np.int64)
         E.encode(s, seat, float(self.params[E.P_STACK]), obs)
+        if self.evaluator_features:
+            # The opponent's view has the same entries as the agent's.
+            E.category_features(s, seat, self._tables, obs)
+            obs[-1] = E.monte_carlo_equity(
+                s, self._rngs, 0, seat, self.equity_samples, self._tables
+            )
         E.action_mask(s, self.fractions, mask, amounts)
         a = int(policy.act(obs, mask))
         if E.apply_index(s, a, self.fractions, self._tables) != K.OK:

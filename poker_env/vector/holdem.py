@@ -98,6 +98,8 @@ class HoldemVectorEnv(VectorEnv):
             :class:`~poker_env.policy.BatchPolicy` that acts for every waiting
             opponent seat of all tables at once (its observations and masks are
             those of the seat to act).
+        evaluator_features, equity_samples: as ``HoldemEnv`` (the hand category and a
+            Monte Carlo equity; compiled, the same numbers as the single env's).
         num_threads: threads that step the tables (1 = the calling thread only;
             random opponents only). Independent of numba's thread settings: see
             :mod:`poker_env.vector._threads`. Results never depend on it.
@@ -121,6 +123,8 @@ class HoldemVectorEnv(VectorEnv):
         starting_stack: int | None = None,
         max_bet: int | None = None,
         penalty_to: Literal["burn", "pot"] = "burn",
+        evaluator_features: bool = False,
+        equity_samples: int = 200,
         num_threads: int = 1,
     ) -> None:
         self.config = HoldemConfig(
@@ -142,6 +146,10 @@ class HoldemVectorEnv(VectorEnv):
             raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
         if not isinstance(num_threads, int) or num_threads < 1:
             raise ConfigError("num_threads", num_threads, "an int >= 1")
+        if not isinstance(equity_samples, int) or equity_samples < 1:
+            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
+        self.evaluator_features = bool(evaluator_features)
+        self.equity_samples = equity_samples
         if not 0.0 <= escape_prob <= 1.0:
             raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
         fr = np.asarray(raise_fractions, dtype=np.float64)
@@ -164,7 +172,7 @@ class HoldemVectorEnv(VectorEnv):
             dtype=np.int64,
         )
         # Same spaces as HoldemEnv (imported from the shared encoding, not from envs/).
-        size = E.obs_size(num_players)
+        size = E.obs_size(num_players, self.evaluator_features)
         low = np.zeros(size, dtype=np.float32)
         high = np.ones(size, dtype=np.float32)
         n = num_players
@@ -204,6 +212,10 @@ class HoldemVectorEnv(VectorEnv):
             E.observe_to_act(
                 self._states, idx, self.fractions, float(self.params[E.P_STACK]), obs, masks
             )
+            if self.evaluator_features:
+                E.features_to_act(
+                    self._states, self._rngs, idx, self.equity_samples, self._tables, obs
+                )
             acts = np.asarray(self.opponent.act_batch(obs, masks), dtype=np.int64).reshape(idx.size)
             bad = E.batch_opponent_step(
                 self._states,
@@ -277,7 +289,12 @@ class HoldemVectorEnv(VectorEnv):
             E.batch_observe(
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
             )
+        self._add_features()
         return self._obs, {"action_mask": self._masks.copy()}
+
+    def _add_features(self) -> None:
+        if self.evaluator_features:
+            E.batch_features(self._states, self._rngs, self.equity_samples, self._tables, self._obs)
 
     def step(
         self, actions: NDArray[np.integer] | Sequence[int]
@@ -325,6 +342,7 @@ class HoldemVectorEnv(VectorEnv):
             # by the step (the final obs where a table finished, zeros elsewhere).
             self._final_obs = np.empty_like(self._final_obs)
             self._step_random_opponents(acts)
+        self._add_features()
         info: dict[str, Any] = {"action_mask": self._masks.copy()}
         if self._dones.any():
             info["final_obs"] = self._final_obs

@@ -176,3 +176,31 @@ def test_agent_action_from_the_observed_mask_plays_as_a_checked_action(n: int) -
         assert np.array_equal(fast[:, : K.SCR_LEGAL], checked[:, : K.SCR_LEGAL])
         assert np.array_equal(fast_rng, checked_rng)
         _, _, _, _, info = env.step(acts)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_evaluator_features_batch_equals_single_envs(n: int) -> None:
+    num = 5
+    kw = {"hands_per_episode": 2, "escape_prob": 0.02, "evaluator_features": True}
+    vec = HoldemVectorEnv(num, n, equity_samples=30, **kw)  # type: ignore[arg-type]
+    singles = [HoldemEnv(n, equity_samples=30, **kw) for _ in range(num)]  # type: ignore[arg-type]
+    obs, info = vec.reset(seed=40)
+    firsts = [e.reset(seed=40 + i) for i, e in enumerate(singles)]
+    assert obs.shape[1] == singles[0].observation_space.shape[0]
+    assert np.array_equal(obs, np.stack([o for o, _ in firsts]))
+    rng = np.random.default_rng(n)
+    finals = 0
+    for _ in range(120):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, _, term, _, info = vec.step(acts)
+        for i, e in enumerate(singles):
+            o, _, t, _, _ = e.step(int(acts[i]))
+            assert t == term[i]
+            if t:
+                # The final observation carries the final hand's category (no equity).
+                assert np.array_equal(info["final_obs"][i], o)
+                finals += 1
+                o, _ = e.reset()
+            assert np.array_equal(obs[i], o)
+    assert finals > 0
+    assert vec.observation_space.contains(obs)

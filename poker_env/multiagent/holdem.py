@@ -30,6 +30,8 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     big blinds, at the end of each hand. The episode is ``hands_per_episode``
     hands (default 1); busted players are terminated between hands. An illegal
     action raises :class:`~poker_env.errors.IllegalActionError`.
+    ``evaluator_features=True`` adds the hand category and the Monte Carlo equity
+    (``equity_samples`` boards) of ``HoldemEnv``, from each seat's view.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "holdem_v0", "is_parallelizable": False}  # noqa: RUF012
@@ -45,6 +47,8 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         starting_stack: int | None = None,
         max_bet: int | None = None,
         penalty_to: Literal["burn", "pot"] = "burn",
+        evaluator_features: bool = False,
+        equity_samples: int = 200,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -61,6 +65,10 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
         if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
             raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
+        if not isinstance(equity_samples, int) or equity_samples < 1:
+            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
+        self.evaluator_features = bool(evaluator_features)
+        self.equity_samples = equity_samples
         if render_mode not in (None, "ansi"):
             raise ConfigError("render_mode", render_mode, "None or 'ansi'")
         fr = np.asarray(raise_fractions, dtype=np.float64)
@@ -74,7 +82,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         n = num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         na = E.num_actions(fr.size)
-        size = E.obs_size(n)
+        size = E.obs_size(n, self.evaluator_features)
         high = np.ones(size, dtype=np.float32)
         high[108:110] = n
         high[110 : 110 + 2 * n] = n
@@ -90,6 +98,9 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._tables = get_holdem_tables()
         self._rng = np.random.default_rng()
         self._s = self.config.new_state()
+        # The Monte Carlo equity's stream, drawn once a hand (only with the features on,
+        # so the games are the same either way): observe() is repeatable.
+        self._feature_seed = np.zeros(1, dtype=np.uint64)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -122,6 +133,8 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         button = K.next_button(s, changed, int(self._rng.integers(1 << 30)))
         deck = self._rng.permutation(52).astype(np.int64)
         K.start_hand(s, deck, button, self._tables)
+        if self.evaluator_features:
+            self._feature_seed[0] = np.uint64(self._rng.integers(0, 2**63))
 
     def _select(self) -> None:
         seat = int(self._s[K.TO_ACT])
@@ -145,8 +158,14 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         return mask
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        obs = np.zeros(E.obs_size(len(self.possible_agents)), dtype=np.float32)
-        E.encode(self._s, self.possible_agents.index(agent), float(self.config.stack), obs)
+        seat = self.possible_agents.index(agent)
+        obs = np.zeros(E.obs_size(len(self.possible_agents), self.evaluator_features), np.float32)
+        E.encode(self._s, seat, float(self.config.stack), obs)
+        if self.evaluator_features:
+            E.category_features(self._s, seat, self._tables, obs)
+            obs[-1] = E.monte_carlo_equity(
+                self._s, self._feature_seed, 0, seat, self.equity_samples, self._tables
+            )
         return {"observation": obs, "action_mask": self._mask(agent)}
 
     def step(self, action: int | None) -> None:

@@ -43,3 +43,42 @@ def test_rewards_sum_to_zero_and_illegal_action_raises() -> None:
             env.step(int(rng.choice(np.flatnonzero(mask))))
         assert abs(sum(total.values())) < 1e-9
     assert "player_0" in (env.render() or "")
+
+
+def test_evaluator_features_api_seed_and_each_seats_category() -> None:
+    from poker_env.encoding import holdem as E
+    from poker_env.evaluator import evaluate, hand_category
+
+    api_test(HoldemAECEnv(3, evaluator_features=True, equity_samples=20), num_cycles=200)
+    seed_test(
+        lambda render_mode=None: HoldemAECEnv(
+            3, evaluator_features=True, equity_samples=20, render_mode=render_mode
+        ),
+        num_cycles=100,
+    )
+    env = HoldemAECEnv(3, evaluator_features=True, equity_samples=50)
+    env.reset(seed=1)
+    base = E.obs_size(3)
+    checked = 0
+    while env.agents and checked < 40:
+        agent = env.agent_selection
+        obs = env.observe(agent)["observation"]
+        again = env.observe(agent)["observation"]
+        assert np.array_equal(obs, again)  # observing twice gives the same numbers
+        assert 0.0 <= obs[base + 9] <= 1.0
+        cards = np.flatnonzero(obs[:52]).tolist()
+        board = np.flatnonzero(obs[52:104]).tolist()
+        if len(board) >= 3:
+            want = int(hand_category(evaluate(np.array(cards + board))))
+            assert np.flatnonzero(obs[base : base + 9]).tolist() == [want]
+            checked += 1
+        else:
+            assert not obs[base : base + 9].any()
+        mask = env.infos[agent]["action_mask"]
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+        else:
+            env.step(1 if mask[1] else int(np.flatnonzero(mask)[0]))
+        if not env.agents:
+            env.reset()
+    assert checked > 0

@@ -595,7 +595,7 @@ def act(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     return int(act_legal(s, kind, amount, tables))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def act_legal(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     """:func:`act` for an action already found legal by :func:`legal` (its output still in
     the row's scratch ``SCR_LEGAL``, nothing changed since): a driver that picks among the

@@ -15,8 +15,9 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-# numba's OpenMP layer spins waiting threads, which on a busy 2-core machine made
-# 2 threads slower than 1; the workqueue layer does not. Set before numba loads.
+# For the evaluator's multi-thread rows (numba prange; the vector envs use their
+# own threads): numba's OpenMP layer spins waiting threads, which on a busy 2-core
+# machine made 2 threads slower than 1; the workqueue layer does not.
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 
 from bench.common import machine_line

@@ -726,16 +726,30 @@ def monte_carlo_equity(
 
 
 @njit(cache=True)
+def features(
+    s: np.ndarray,
+    rngs: np.ndarray,
+    i: int,
+    me: int,
+    samples: int,
+    tables: EvalTables,
+    out: np.ndarray,
+) -> None:
+    """Both evaluator features of seat ``me`` at table row ``s`` (stream ``rngs[i]``)
+    into ``out[obs_size(n) :]``: the category one-hot, then the equity."""
+    category_features(s, me, tables, out)
+    out[OBS_BASE + 8 * s[K.NUM_SEATS] + 4 + NUM_CATEGORIES] = monte_carlo_equity(
+        s, rngs, i, me, samples, tables
+    )
+
+
+@njit(cache=True)
 def batch_features(
     states: np.ndarray, rngs: np.ndarray, samples: int, tables: EvalTables, obs: np.ndarray
 ) -> None:
-    """The evaluator features of every table's agent (see :func:`category_features`)."""
+    """The evaluator features of every table's agent."""
     for i in range(states.shape[0]):
-        s = states[i]
-        me = s[AGENT]
-        category_features(s, me, tables, obs[i])
-        base = OBS_BASE + 8 * s[K.NUM_SEATS] + 4
-        obs[i, base + NUM_CATEGORIES] = monte_carlo_equity(s, rngs, i, me, samples, tables)
+        features(states[i], rngs, i, states[i][AGENT], samples, tables, obs[i])
 
 
 @njit(cache=True)
@@ -750,8 +764,4 @@ def features_to_act(
     """The evaluator features of the seat to act at tables ``idx`` (rows 0..len(idx)-1)."""
     for k in range(idx.shape[0]):
         i = idx[k]
-        s = states[i]
-        me = s[K.TO_ACT]
-        category_features(s, me, tables, obs[k])
-        base = OBS_BASE + 8 * s[K.NUM_SEATS] + 4
-        obs[k, base + NUM_CATEGORIES] = monte_carlo_equity(s, rngs, i, me, samples, tables)
+        features(states[i], rngs, i, states[i][K.TO_ACT], samples, tables, obs[k])

@@ -384,10 +384,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         base = self._obs.shape[1]
         out = np.empty(base + E.NUM_CATEGORIES + 1, dtype=np.float32)
         out[:base] = self._obs[0]
-        E.category_features(s, agent, self._tables, out)
-        out[base + E.NUM_CATEGORIES] = E.monte_carlo_equity(
-            s, self._rngs, 0, agent, self.equity_samples, self._tables
-        )
+        E.features(s, self._rngs, 0, agent, self.equity_samples, self._tables, out)
         return out
 
     def _street(self) -> str:
@@ -414,10 +411,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         E.encode(s, seat, float(self.params[E.P_STACK]), obs)
         if self.evaluator_features:
             # The opponent's view has the same entries as the agent's.
-            E.category_features(s, seat, self._tables, obs)
-            obs[-1] = E.monte_carlo_equity(
-                s, self._rngs, 0, seat, self.equity_samples, self._tables
-            )
+            E.features(s, self._rngs, 0, seat, self.equity_samples, self._tables, obs)
         E.action_mask(s, self.fractions, mask, amounts)
         a = int(policy.act(obs, mask))
         if E.apply_index(s, a, self.fractions, self._tables) != K.OK:

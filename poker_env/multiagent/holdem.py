@@ -162,10 +162,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         obs = np.zeros(E.obs_size(len(self.possible_agents), self.evaluator_features), np.float32)
         E.encode(self._s, seat, float(self.config.stack), obs)
         if self.evaluator_features:
-            E.category_features(self._s, seat, self._tables, obs)
-            obs[-1] = E.monte_carlo_equity(
-                self._s, self._feature_seed, 0, seat, self.equity_samples, self._tables
-            )
+            E.features(self._s, self._feature_seed, 0, seat, self.equity_samples, self._tables, obs)
         return {"observation": obs, "action_mask": self._mask(agent)}
 
     def step(self, action: int | None) -> None:

@@ -8,6 +8,7 @@ import pytest
 from poker_env.envs.holdem import HoldemEnv
 from poker_env.errors import IllegalActionError
 from poker_env.vector.holdem import HoldemVectorEnv
+from tests.vector.threads import assert_same_episodes
 
 
 @pytest.mark.parametrize(("n", "hands"), [(2, 1), (3, 1), (6, 3), (10, 1)])
@@ -108,20 +109,7 @@ def test_two_threads_give_the_same_episodes_as_one(n: int, threads: int) -> None
     # so the result must not depend on the thread count or the scheduling.
     one = HoldemVectorEnv(300, n, hands_per_episode=2, escape_prob=0.02, num_threads=1)
     two = HoldemVectorEnv(300, n, hands_per_episode=2, escape_prob=0.02, num_threads=threads)
-    obs1, info1 = one.reset(seed=7)
-    obs2, info2 = two.reset(seed=7)
-    rng = np.random.default_rng(0)
-    for _ in range(60):
-        assert np.array_equal(obs1, obs2)
-        assert np.array_equal(info1["action_mask"], info2["action_mask"])
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info1["action_mask"]])
-        obs1, rew1, term1, _, info1 = one.step(acts)
-        obs2, rew2, term2, _, info2 = two.step(acts)
-        assert np.array_equal(rew1, rew2) and np.array_equal(term1, term2)
-        assert ("final_obs" in info1) == ("final_obs" in info2)
-        if "final_obs" in info1:
-            done = info1["_final_obs"]
-            assert np.array_equal(info1["final_obs"][done], info2["final_obs"][done])
+    assert_same_episodes(one, two, seed=7, steps=60)
 
 
 def test_final_obs_rows_of_tables_still_playing_are_zeros_and_stay_the_callers() -> None:

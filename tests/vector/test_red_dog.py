@@ -11,6 +11,7 @@ from poker_env.envs.red_dog import RedDogEnv
 from poker_env.errors import IllegalActionError
 from poker_env.policy import RandomPolicy
 from poker_env.vector.red_dog import RedDogVectorEnv
+from tests.vector.threads import assert_same_episodes
 
 
 @pytest.mark.parametrize(
@@ -95,17 +96,4 @@ def test_two_threads_give_the_same_episodes_as_one(threads: int) -> None:
     # Tables are independent: the thread count must not change any result.
     one = RedDogVectorEnv(300, num_threads=None)
     two = RedDogVectorEnv(300, num_threads=threads)
-    obs1, info1 = one.reset(seed=11)
-    obs2, info2 = two.reset(seed=11)
-    rng = np.random.default_rng(0)
-    for _ in range(80):
-        assert np.array_equal(obs1, obs2)
-        assert np.array_equal(info1["action_mask"], info2["action_mask"])
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info1["action_mask"]])
-        obs1, rew1, term1, _, info1 = one.step(acts)
-        obs2, rew2, term2, _, info2 = two.step(acts)
-        assert np.array_equal(rew1, rew2) and np.array_equal(term1, term2)
-        assert ("final_obs" in info1) == ("final_obs" in info2)
-        if "final_obs" in info1:
-            done = info1["_final_obs"]
-            assert np.array_equal(info1["final_obs"][done], info2["final_obs"][done])
+    assert_same_episodes(one, two, seed=11, steps=80)

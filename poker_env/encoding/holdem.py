@@ -99,8 +99,9 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
     # on every access, which took a third of this function's time.
     n = s[K.NUM_SEATS]
     inv = 1.0 / scale
-    for i in range(OBS_BASE + 8 * n + 4):
-        out[i] = 0.0
+    # Only the one-hot blocks are cleared; every other entry is written below.
+    for i in range(108):
+        out[_U(i)] = 0.0
     c0 = s[_U(K.HOLE + 2 * me)]
     if c0 >= 0:
         out[_U(c0)] = 1.0
@@ -110,8 +111,10 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
     out[_U(104 + s[K.STREET])] = 1.0
     betting = s[K.PHASE] == K.PHASE_BETTING
     pot = K.pot_total(s) if betting else s[K.POT_EXTRA]
+    call = 0
     if betting:
-        out[109] = max(0, min(s[K.CUR_BET] - s[_U(K.BET + me)], s[_U(K.STACK + me)])) * inv
+        call = max(0, min(s[K.CUR_BET] - s[_U(K.BET + me)], s[_U(K.STACK + me)]))
+    out[109] = call * inv
     out[108] = pot * inv
     button = s[K.BUTTON]
     inv_pos = 1.0 / (n - 1) if n > 1 else 0.0
@@ -121,11 +124,12 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
         uq = _U(q)
         o = _U(OBS_BASE + i)
         out[o] = s[_U(K.STACK) + uq] * inv
-        if betting:
-            out[o + un] = s[_U(K.BET) + uq] * inv
+        out[o + un] = s[_U(K.BET) + uq] * inv if betting else 0.0
+        pos = 0.0
         if button >= 0 and n > 1:
             d = q - button
-            out[o + _U(2) * un] = (d + n if d < 0 else d) * inv_pos
+            pos = (d + n if d < 0 else d) * inv_pos
+        out[o + _U(2) * un] = pos
         st = s[_U(K.STATUS) + uq]
         out[o + _U(3) * un] = 1.0 if (st == K.ACTIVE or st == K.ALLIN) else 0.0
         for street in range(4):
@@ -163,23 +167,24 @@ def action_mask(s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts:
         return int(count)
     lo = lg[K.L_MIN_TO]
     hi = lg[K.L_MAX_TO]
-    base_pot = K.pot_total(s) + lg[K.L_CALL]
+    cur = s[K.CUR_BET]
+    base_pot = float(K.pot_total(s) + lg[K.L_CALL])
+    allin_shown = mask[all_in] == 1
+    # Without branches on the amounts (they follow the random game, so a branch on
+    # them is mispredicted often): an index is shown unless its amount is the
+    # all-in's or that of an index shown before it.
     for i in range(2, all_in):
-        if i == 2:
-            to = lo
-        else:
-            to = s[K.CUR_BET] + np.int64(fractions[i - 3] * base_pot)
-            to = max(lo, min(hi, to))
-        amounts[i] = to
-        if to == allin_to and mask[all_in] == 1:
-            continue
-        dup = False
+        ui = _U(i)
+        to = lo
+        if i > 2:
+            to = max(lo, min(hi, cur + np.int64(fractions[ui - _U(3)] * base_pot)))
+        amounts[ui] = to
+        dup = (to == allin_to) & allin_shown
         for j in range(2, i):
-            if mask[j] == 1 and amounts[j] == to:
-                dup = True
-        if not dup:
-            mask[i] = 1
-            count += 1
+            uj = _U(j)
+            dup |= (mask[uj] == 1) & (amounts[uj] == to)
+        mask[ui] = 1 - dup
+        count += 1 - dup
     return int(count)
 
 
@@ -222,7 +227,7 @@ def _start_next_hand(
     button = K.next_button(s, changed, K.rng_below(rng, i, 1 << 30))
     # Only the cards a hand can deal are drawn: two per seat and the board.
     K.rng_deal(rng, i, deck, 2 * s[K.NUM_SEATS] + 5)
-    K.start_hand(s, deck, button, tables)
+    K.start_hand_dealt(s, button, tables)
 
 
 @njit(cache=True, _nrt=False)
@@ -286,13 +291,15 @@ def resume_table(
             return OPPONENT_TURN, reward
         cnt = action_mask(s, fractions, mask, amounts)
         k = K.rng_below(rng, i, cnt)
+        # The k-th legal index, found without a branch on the random k.
+        pick = 0
+        seen = 0
         for j in range(na):
-            if mask[j] == 1:
-                if k == 0:
-                    # The mask was just computed by K.legal: no second legality query.
-                    _play_masked(s, j, na, amounts[j], tables, False)
-                    break
-                k -= 1
+            m = mask[_U(j)]
+            pick = j if (m == 1) & (seen == k) else pick
+            seen += m
+        # The mask was just computed by K.legal: no second legality query.
+        _play_masked(s, pick, na, amounts[_U(pick)], tables, False)
 
 
 @njit(cache=True, _nrt=False)

@@ -133,9 +133,14 @@ PENALTY_MULTIPLE = 10  # RULES.md §3: escape penalty D = 10 × E
 def new_table(
     s: np.ndarray, num_seats: int, base: int, max_bet: int, rules: int, penalty_to: int
 ) -> None:
-    """Clear a row into an empty table of ``num_seats`` seats."""
-    for j in range(s.shape[0]):
-        s[j] = 0
+    """Clear a row into an empty table of ``num_seats`` seats (no cards held or shown)."""
+    # The board and the deck are not cleared: every hand deals them before they are
+    # read (NUM_BOARD counts the board cards shown), and the scratch is scratch.
+    # Clearing the whole row cost about as much as dealing a hand.
+    for j in range(BOARD):
+        s[_U(j)] = 0
+    for j in range(STREET_PUT, SCR_LEGAL):
+        s[_U(j)] = 0
     s[NUM_SEATS] = num_seats
     s[BASE] = base
     s[MAX_BET] = max_bet
@@ -148,6 +153,8 @@ def new_table(
     for q in range(MAX_SEATS):
         s[ACTED + q] = -1
         s[RANK + q] = -1
+        s[HOLE + 2 * q] = -1
+        s[HOLE + 2 * q + 1] = -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -252,9 +259,9 @@ def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
     return -1
 
 
-@njit(cache=True, _nrt=False)
-def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables) -> int:
-    """Deal a hand from ``deck`` (52 cards) with the dealer at ``button``; post the blinds."""
+@njit(cache=True, _nrt=False, inline="always")
+def _start_error(s: np.ndarray, button: int) -> int:
+    # Why a hand cannot start with the dealer at ``button`` (OK if it can).
     if s[PHASE] == PHASE_BETTING:
         return ERR_HAND_RUNNING
     n = s[NUM_SEATS]
@@ -266,6 +273,37 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables)
         return ERR_TOO_FEW
     if button < 0 or button >= n or s[STATUS + button] != SEATED or s[STACK + button] <= 0:
         return ERR_SEAT
+    return OK
+
+
+@njit(cache=True, _nrt=False)
+def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables) -> int:
+    """Deal a hand from ``deck`` (52 cards) with the dealer at ``button``; post the blinds."""
+    code = _start_error(s, button)
+    if code != OK:
+        return int(code)
+    for i in range(52):
+        s[DECK + i] = deck[i]
+    return int(_deal_and_post(s, button, tables))
+
+
+@njit(cache=True, _nrt=False)
+def start_hand_dealt(s: np.ndarray, button: int, tables: EvalTables) -> int:
+    """:func:`start_hand` from the deck already in the row (``s[DECK : DECK + 52]``)."""
+    code = _start_error(s, button)
+    if code != OK:
+        return int(code)
+    return int(_deal_and_post(s, button, tables))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _deal_and_post(s: np.ndarray, button: int, tables: EvalTables) -> int:
+    # start_hand once its arguments are checked and the deck is in s[DECK : DECK + 52].
+    n = s[NUM_SEATS]
+    cnt = 0
+    for q in range(n):
+        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
+            cnt += 1
     for q in range(MAX_SEATS):
         if q < n and s[STATUS + q] == SEATED and s[STACK + q] > 0:
             s[STATUS + q] = ACTIVE
@@ -281,8 +319,6 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables)
         s[STREET_PUT + i] = 0
     for i in range(4):
         s[STREET_RAISES + i] = 0
-    for i in range(52):
-        s[DECK + i] = deck[i]
     s[PHASE] = PHASE_BETTING
     s[STREET] = 0
     s[NUM_BOARD] = 0
@@ -304,11 +340,11 @@ def start_hand(s: np.ndarray, deck: np.ndarray, button: int, tables: EvalTables)
     for r in range(2):
         q = sb
         for _ in range(cnt):
-            s[HOLE + 2 * q + r] = deck[k]
+            s[HOLE + 2 * q + r] = s[DECK + k]
             k += 1
             q = next_with_status(s, q, ACTIVE, False)
     for i in range(5):
-        s[BOARD + i] = deck[k + i]
+        s[BOARD + i] = s[DECK + k + i]
     base = s[BASE]
     _put(s, sb, min(base // 2, s[STACK + sb]))
     _put(s, bb, min(base, s[STACK + bb]))

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from poker_env.envs.holdem import HoldemEnv
-from poker_env.errors import IllegalActionError
+from poker_env.errors import ConfigError, IllegalActionError
 from poker_env.vector.holdem import HoldemVectorEnv
 from tests.vector.threads import assert_same_episodes
 
@@ -36,6 +36,31 @@ def test_batch_of_n_equals_n_single_envs_with_same_seeds(n: int, hands: int) -> 
             assert np.array_equal(o, obs[i])
             assert np.array_equal(inf["action_mask"], info["action_mask"][i])
     assert episodes > 0
+
+
+def test_stacks_up_to_the_32_bit_limit_play_as_single_envs_and_larger_are_refused() -> None:
+    # The batched rows hold 32-bit chip counts; the single env's are 64-bit.
+    big = (2**31 - 1) // 6
+    with pytest.raises(ConfigError, match="32-bit"):
+        HoldemVectorEnv(2, 6, starting_stack=big + 1)
+    vec = HoldemVectorEnv(4, 6, starting_stack=big, hands_per_episode=3)
+    singles = [HoldemEnv(6, starting_stack=big, hands_per_episode=3) for _ in range(4)]
+    obs, info = vec.reset(seed=7)
+    for i, env in enumerate(singles):
+        env.reset(seed=7 + i)
+    rng = np.random.default_rng(7)
+    allins = 0
+    for _ in range(150):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        allins += int((acts == info["action_mask"].shape[1] - 1).sum())
+        obs, rew, term, _, info = vec.step(acts)
+        for i, env in enumerate(singles):
+            o, r, t, _, _ = env.step(int(acts[i]))
+            assert t == term[i] and r == rew[i]
+            if t:
+                o, _ = env.reset()
+            assert np.array_equal(o, obs[i])
+    assert allins > 10  # whole stacks of ~358 million chips went in
 
 
 def test_masks_never_empty_and_spaces_contain_obs() -> None:

@@ -305,20 +305,19 @@ def _deal_and_post(s: np.ndarray, button: int, tables: EvalTables) -> int:
         if s[STATUS + q] == SEATED and s[STACK + q] > 0:
             cnt += 1
     for q in range(MAX_SEATS):
-        if q < n and s[STATUS + q] == SEATED and s[STACK + q] > 0:
-            s[STATUS + q] = ACTIVE
-        s[BET + q] = 0
-        s[COMMIT + q] = 0
-        s[ACTED + q] = -1
-        s[WON + q] = 0
-        s[RANK + q] = -1
-        s[START_STACK + q] = s[STACK + q]
-        s[HOLE + 2 * q] = -1
-        s[HOLE + 2 * q + 1] = -1
-    for i in range(4 * MAX_SEATS):
-        s[STREET_PUT + i] = 0
-    for i in range(4):
-        s[STREET_RAISES + i] = 0
+        uq = _U(q)
+        if q < n and s[_U(STATUS) + uq] == SEATED and s[_U(STACK) + uq] > 0:
+            s[_U(STATUS) + uq] = ACTIVE
+        s[_U(BET) + uq] = 0
+        s[_U(COMMIT) + uq] = 0
+        s[_U(ACTED) + uq] = -1
+        s[_U(WON) + uq] = 0
+        s[_U(RANK) + uq] = -1
+        s[_U(START_STACK) + uq] = s[_U(STACK) + uq]
+        s[_U(HOLE) + _U(2) * uq] = -1
+        s[_U(HOLE + 1) + _U(2) * uq] = -1
+    for i in range(4 * MAX_SEATS + 4):  # STREET_PUT, then STREET_RAISES
+        s[_U(STREET_PUT + i)] = 0
     s[PHASE] = PHASE_BETTING
     s[STREET] = 0
     s[NUM_BOARD] = 0
@@ -336,15 +335,15 @@ def _deal_and_post(s: np.ndarray, button: int, tables: EvalTables) -> int:
     s[SB] = sb
     s[BB] = bb
     # RULES.md §3: hole cards one at a time, starting at the small blind.
-    k = 0
+    k = _U(DECK)
     for r in range(2):
-        q = sb
-        for _ in range(cnt):
-            s[HOLE + 2 * q + r] = s[DECK + k]
-            k += 1
-            q = next_with_status(s, q, ACTIVE, False)
+        for i in range(n):
+            q = _U(clockwise(sb, i, n))
+            if s[_U(STATUS) + q] == ACTIVE:
+                s[_U(HOLE + r) + _U(2) * q] = s[k]
+                k += _U(1)
     for i in range(5):
-        s[BOARD + i] = s[DECK + k + i]
+        s[_U(BOARD + i)] = s[k + _U(i)]
     base = s[BASE]
     _put(s, sb, min(base // 2, s[STACK + sb]))
     _put(s, bb, min(base, s[STACK + bb]))
@@ -809,12 +808,14 @@ def rng_deal(rng: np.ndarray, i: int, deck: np.ndarray, k: int) -> None:
     (a hand never deals past them). ``k = 52`` shuffles the whole deck.
     """
     for j in range(52):
-        deck[j] = j
+        deck[_U(j)] = j
     x = rng[i]
     for j in range(min(k, 51)):
         x += np.uint64(0x9E3779B97F4A7C15)
-        r = j + int(((_mix(x) >> np.uint64(32)) * np.uint64(52 - j)) >> np.uint64(32))
-        t = deck[j]
-        deck[j] = deck[r]
+        # Unsigned indices: no negative-index code in the swap.
+        uj = _U(j)
+        r = uj + _U(((_mix(x) >> np.uint64(32)) * np.uint64(52 - j)) >> np.uint64(32))
+        t = deck[uj]
+        deck[uj] = deck[r]
         deck[r] = t
     rng[i] = x

@@ -338,9 +338,9 @@ def _deal_and_post(s: np.ndarray, button: int, tables: EvalTables) -> int:
     k = _U(DECK)
     for r in range(2):
         for i in range(n):
-            q = _U(clockwise(sb, i, n))
-            if s[_U(STATUS) + q] == ACTIVE:
-                s[_U(HOLE + r) + _U(2) * q] = s[k]
+            uq = _U(clockwise(sb, i, n))
+            if s[_U(STATUS) + uq] == ACTIVE:
+                s[_U(HOLE + r) + _U(2) * uq] = s[k]
                 k += _U(1)
     for i in range(5):
         s[_U(BOARD + i)] = s[k + _U(i)]

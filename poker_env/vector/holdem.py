@@ -69,6 +69,23 @@ def _batch_step_chunks(  # type: ignore[no-untyped-def]
             )
 
 
+_FEATURE_CHUNK = 8  # tables per grab of the threaded evaluator features (~100 µs)
+
+
+@njit(cache=True, nogil=True)
+def _features_chunks(  # type: ignore[no-untyped-def]
+    states, rngs, samples, tables, obs, counter
+):
+    # E.batch_features for one of several threads: the same per-table kernel.
+    n = states.shape[0]
+    while True:
+        start = fetch_add(counter, _FEATURE_CHUNK)
+        if start >= n:
+            break
+        for i in range(start, min(start + _FEATURE_CHUNK, n)):
+            E.features(states[i], rngs, i, states[i][E.AGENT], samples, tables, obs[i])
+
+
 @njit(cache=True, _nrt=False)
 def _first_masked(actions: np.ndarray, masks: np.ndarray) -> int:
     """The first table whose action is out of range or masked, or -1."""
@@ -102,8 +119,8 @@ class HoldemVectorEnv(VectorEnv):
             those of the seat to act).
         evaluator_features, equity_samples: as ``HoldemEnv`` (the hand category and a
             Monte Carlo equity; compiled, the same numbers as the single env's).
-        num_threads: threads that step the tables (1 = the calling thread only;
-            random opponents only). Independent of numba's thread settings: see
+        num_threads: threads that step the tables and compute the evaluator features
+            (1 = the calling thread only; random opponents only). Independent of numba's thread settings: see
             :mod:`poker_env.vector._threads`. Results never depend on it.
         Other arguments: as :class:`~poker_env.envs.holdem.HoldemEnv`, except that
             ``starting_stack × num_players`` must stay below 2**31 (the batched
@@ -307,7 +324,19 @@ class HoldemVectorEnv(VectorEnv):
         return self._obs, {"action_mask": self._masks.copy()}
 
     def _add_features(self) -> None:
-        if self.evaluator_features:
+        if not self.evaluator_features:
+            return
+        if self._threads.num_threads > 1:
+            # A Monte Carlo equity costs far more than a step: shared among the threads.
+            self._threads.run(
+                _features_chunks,
+                self._states,
+                self._rngs,
+                self.equity_samples,
+                self._tables,
+                self._obs,
+            )
+        else:
             E.batch_features(self._states, self._rngs, self.equity_samples, self._tables, self._obs)
 
     def step(

@@ -137,6 +137,13 @@ def test_two_threads_give_the_same_episodes_as_one(n: int, threads: int) -> None
     assert_same_episodes(one, two, seed=7, steps=60)
 
 
+def test_evaluator_features_on_two_threads_equal_one_thread() -> None:
+    kw = {"hands_per_episode": 2, "evaluator_features": True, "equity_samples": 20}
+    one = HoldemVectorEnv(50, 4, num_threads=1, **kw)
+    two = HoldemVectorEnv(50, 4, num_threads=2, **kw)
+    assert_same_episodes(one, two, seed=11, steps=30)
+
+
 def test_final_obs_rows_of_tables_still_playing_are_zeros_and_stay_the_callers() -> None:
     env = HoldemVectorEnv(64, 3)
     _, info = env.reset(seed=3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 from poker_env.envs.holdem import HoldemEnv
 from poker_env.errors import ConfigError, IllegalActionError
@@ -11,20 +12,26 @@ from poker_env.vector.holdem import HoldemVectorEnv
 from tests.vector.threads import assert_same_episodes
 
 
-@pytest.mark.parametrize(("n", "hands"), [(2, 1), (3, 1), (6, 3), (10, 1)])
-def test_batch_of_n_equals_n_single_envs_with_same_seeds(n: int, hands: int) -> None:
-    num = 6
-    vec = HoldemVectorEnv(num, n, hands_per_episode=hands, escape_prob=0.02)
-    singles = [HoldemEnv(n, hands_per_episode=hands, escape_prob=0.02) for _ in range(num)]
-    obs, info = vec.reset(seed=100)
-    firsts = [e.reset(seed=100 + i) for i, e in enumerate(singles)]
+def play_against_singles(
+    vec: HoldemVectorEnv, singles: list[HoldemEnv], seed: int, steps: int
+) -> tuple[int, NDArray[np.float64]]:
+    """Step ``vec`` and ``singles`` (table ``i`` reset with ``seed + i``) with the same
+    random legal actions; observations, masks, rewards, ends and final observations
+    must be equal at every step, and the observations in the space. Returns the
+    episodes ended and every reward."""
+    obs, info = vec.reset(seed=seed)
+    firsts = [e.reset(seed=seed + i) for i, e in enumerate(singles)]
+    assert obs.shape[1] == singles[0].observation_space.shape[0]
     assert np.array_equal(obs, np.stack([o for o, _ in firsts]))
-    rng = np.random.default_rng(n)
+    rng = np.random.default_rng(seed)
     episodes = 0
-    for _ in range(250):
+    rewards = []
+    for _ in range(steps):
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         obs, rew, term, trunc, info = vec.step(acts)
         assert not trunc.any()
+        assert vec.observation_space.contains(obs)
+        rewards.append(rew)
         for i, env in enumerate(singles):
             o, r, t, _, inf = env.step(int(acts[i]))
             assert t == term[i] and r == rew[i]
@@ -35,6 +42,14 @@ def test_batch_of_n_equals_n_single_envs_with_same_seeds(n: int, hands: int) -> 
                 o, inf = env.reset()  # same-step autoreset: the next episode's first obs
             assert np.array_equal(o, obs[i])
             assert np.array_equal(inf["action_mask"], info["action_mask"][i])
+    return episodes, np.concatenate(rewards)
+
+
+@pytest.mark.parametrize(("n", "hands"), [(2, 1), (3, 1), (6, 3), (10, 1)])
+def test_batch_of_n_equals_n_single_envs_with_same_seeds(n: int, hands: int) -> None:
+    vec = HoldemVectorEnv(6, n, hands_per_episode=hands, escape_prob=0.02)
+    singles = [HoldemEnv(n, hands_per_episode=hands, escape_prob=0.02) for _ in range(6)]
+    episodes, _ = play_against_singles(vec, singles, seed=100, steps=250)
     assert episodes > 0
 
 
@@ -45,22 +60,10 @@ def test_stacks_up_to_the_32_bit_limit_play_as_single_envs_and_larger_are_refuse
         HoldemVectorEnv(2, 6, starting_stack=big + 1)
     vec = HoldemVectorEnv(4, 6, starting_stack=big, hands_per_episode=3)
     singles = [HoldemEnv(6, starting_stack=big, hands_per_episode=3) for _ in range(4)]
-    obs, info = vec.reset(seed=7)
-    for i, env in enumerate(singles):
-        env.reset(seed=7 + i)
-    rng = np.random.default_rng(7)
-    allins = 0
-    for _ in range(150):
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
-        allins += int((acts == info["action_mask"].shape[1] - 1).sum())
-        obs, rew, term, _, info = vec.step(acts)
-        for i, env in enumerate(singles):
-            o, r, t, _, _ = env.step(int(acts[i]))
-            assert t == term[i] and r == rew[i]
-            if t:
-                o, _ = env.reset()
-            assert np.array_equal(o, obs[i])
-    assert allins > 10  # whole stacks of ~358 million chips went in
+    episodes, rewards = play_against_singles(vec, singles, seed=7, steps=150)
+    assert episodes > 0
+    # Whole stacks changed hands: more than 100 million big blinds in one episode.
+    assert np.abs(rewards).max() > 1e8
 
 
 def test_masks_never_empty_and_spaces_contain_obs() -> None:
@@ -200,27 +203,9 @@ def test_agent_action_from_the_observed_mask_plays_as_a_checked_action(n: int) -
 
 @pytest.mark.parametrize("n", [2, 4])
 def test_evaluator_features_batch_equals_single_envs(n: int) -> None:
-    num = 5
+    # The final observations carry the final hand's category (no equity).
     kw = {"hands_per_episode": 2, "escape_prob": 0.02, "evaluator_features": True}
-    vec = HoldemVectorEnv(num, n, equity_samples=30, **kw)  # type: ignore[arg-type]
-    singles = [HoldemEnv(n, equity_samples=30, **kw) for _ in range(num)]  # type: ignore[arg-type]
-    obs, info = vec.reset(seed=40)
-    firsts = [e.reset(seed=40 + i) for i, e in enumerate(singles)]
-    assert obs.shape[1] == singles[0].observation_space.shape[0]
-    assert np.array_equal(obs, np.stack([o for o, _ in firsts]))
-    rng = np.random.default_rng(n)
-    finals = 0
-    for _ in range(120):
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
-        obs, _, term, _, info = vec.step(acts)
-        for i, e in enumerate(singles):
-            o, _, t, _, _ = e.step(int(acts[i]))
-            assert t == term[i]
-            if t:
-                # The final observation carries the final hand's category (no equity).
-                assert np.array_equal(info["final_obs"][i], o)
-                finals += 1
-                o, _ = e.reset()
-            assert np.array_equal(obs[i], o)
-    assert finals > 0
-    assert vec.observation_space.contains(obs)
+    vec = HoldemVectorEnv(5, n, equity_samples=30, **kw)  # type: ignore[arg-type]
+    singles = [HoldemEnv(n, equity_samples=30, **kw) for _ in range(5)]  # type: ignore[arg-type]
+    episodes, _ = play_against_singles(vec, singles, seed=40, steps=120)
+    assert episodes > 0

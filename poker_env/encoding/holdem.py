@@ -111,38 +111,40 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
     out[_U(104 + s[K.STREET])] = 1.0
     betting = s[K.PHASE] == K.PHASE_BETTING
     pot = K.pot_total(s) if betting else s[K.POT_EXTRA]
-    call = 0
-    if betting:
-        call = max(0, min(s[K.CUR_BET] - s[_U(K.BET + me)], s[_U(K.STACK + me)]))
+    call = max(0, min(s[K.CUR_BET] - s[_U(K.BET + me)], s[_U(K.STACK + me)])) if betting else 0
     out[109] = call * inv
     out[108] = pot * inv
     button = s[K.BUTTON]
-    inv_pos = 1.0 / (n - 1) if n > 1 else 0.0
+    # The seat loop has no branch: what would decide one is folded into a factor
+    # (0 for the bets between hands, 0 for positions before the first button).
+    bet_inv = inv if betting else 0.0
+    inv_pos = 1.0 / (n - 1) if n > 1 and button >= 0 else 0.0
     un = _U(n)
     for i in range(n):
         q = K.clockwise(me, i, n)
         uq = _U(q)
         o = _U(OBS_BASE + i)
         out[o] = s[_U(K.STACK) + uq] * inv
-        out[o + un] = s[_U(K.BET) + uq] * inv if betting else 0.0
-        pos = 0.0
-        if button >= 0 and n > 1:
-            d = q - button
-            pos = (d + n if d < 0 else d) * inv_pos
-        out[o + _U(2) * un] = pos
-        st = s[_U(K.STATUS) + uq]
-        out[o + _U(3) * un] = 1.0 if (st == K.ACTIVE or st == K.ALLIN) else 0.0
+        out[o + un] = s[_U(K.BET) + uq] * bet_inv
+        d = q - button
+        out[o + _U(2) * un] = (d + n if d < 0 else d) * inv_pos
+        # ACTIVE or ALLIN (consecutive codes): still in the hand.
+        in_hand = _U(s[_U(K.STATUS) + uq] - K.ACTIVE) <= _U(K.ALLIN - K.ACTIVE)
+        out[o + _U(3) * un] = in_hand * 1.0
         for street in range(4):
             out[o + _U(4 + street) * un] = s[_U(K.STREET_PUT + street * K.MAX_SEATS) + uq] * inv
     for street in range(4):
-        out[_U(OBS_BASE + 8 * n + street)] = min(s[K.STREET_RAISES + street], 10) / 10.0
+        # (× 0.1 rounds to the same float32 as / 10 for 0..10)
+        out[_U(OBS_BASE + 8 * n + street)] = min(s[K.STREET_RAISES + street], 10) * 0.1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def action_mask(s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts: np.ndarray) -> int:
     """Legal discrete actions of the seat to act, and the raise-to amount of each.
 
-    Returns the number of legal actions (0 when no seat is to act).
+    Returns the number of legal actions (0 when no seat is to act). The legal
+    indices are also listed, in order, in the row's scratch ``s[K.SCR_CHOSEN :]``
+    (so that a random pick needs no pass over the mask).
     """
     na = fractions.shape[0] + 4
     lg = s[K.SCR_LEGAL : K.SCR_LEGAL + K.LEGAL_SIZE]
@@ -153,38 +155,53 @@ def action_mask(s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts:
     if lg[K.L_SEAT] < 0:
         return 0
     # Counted as the mask is built: reading the mask back right after these byte
-    # stores would stall the CPU (a store-to-load forward that fails).
-    count = 1 + lg[K.L_CAN_FOLD]
-    mask[0] = lg[K.L_CAN_FOLD]
+    # stores would stall the CPU (a store-to-load forward that fails). Each legal
+    # index is listed at s[SCR_CHOSEN + count] without a branch: written there, kept
+    # by counting it.
+    chosen = _U(K.SCR_CHOSEN)
+    can_fold = lg[K.L_CAN_FOLD]
+    mask[0] = can_fold
+    s[chosen] = 0
+    count = can_fold
     mask[1] = 1
+    s[chosen + _U(count)] = 1
+    count += 1
     allin_to = lg[K.L_ALLIN_TO]
     all_in = na - 1
-    if lg[K.L_CAN_ALLIN] == 1 and allin_to > s[K.CUR_BET]:
-        mask[all_in] = 1  # an all-in that is only a call stays on index 1
-        amounts[all_in] = allin_to
-        count += 1
-    if lg[K.L_CAN_RAISE] == 0:
-        return int(count)
-    lo = lg[K.L_MIN_TO]
-    hi = lg[K.L_MAX_TO]
     cur = s[K.CUR_BET]
-    base_pot = float(K.pot_total(s) + lg[K.L_CALL])
-    allin_shown = mask[all_in] == 1
-    # Without branches on the amounts (they follow the random game, so a branch on
-    # them is mispredicted often): an index is shown unless its amount is the
-    # all-in's or that of an index shown before it.
-    for i in range(2, all_in):
-        ui = _U(i)
-        to = lo
-        if i > 2:
-            to = max(lo, min(hi, cur + np.int64(fractions[ui - _U(3)] * base_pot)))
-        amounts[ui] = to
-        dup = (to == allin_to) & allin_shown
-        for j in range(2, i):
-            uj = _U(j)
-            dup |= (mask[uj] == 1) & (amounts[uj] == to)
-        mask[ui] = 1 - dup
-        count += 1 - dup
+    # An all-in that is only a call stays on index 1.
+    allin_shown = lg[K.L_CAN_ALLIN] == 1 and allin_to > cur
+    if lg[K.L_CAN_RAISE] == 1:
+        lo = lg[K.L_MIN_TO]
+        hi = lg[K.L_MAX_TO]
+        base_pot = float(K.pot_total(s) + lg[K.L_CALL])
+        # An index is shown unless its amount is the all-in's or that of an index
+        # shown before it. With pot fractions in ascending order (the default) the
+        # amounts never decrease, so the only earlier amount it can equal is the
+        # largest shown; other orders take the full comparison.
+        top = -1  # the largest amount shown so far
+        for i in range(2, all_in):
+            ui = _U(i)
+            to = lo
+            if i > 2:
+                to = max(lo, min(hi, cur + np.int64(fractions[ui - _U(3)] * base_pot)))
+            amounts[ui] = to
+            dup = to == top
+            if to < top:
+                for j in range(2, i):
+                    uj = _U(j)
+                    dup |= (mask[uj] == 1) & (amounts[uj] == to)
+            dup |= (to == allin_to) & allin_shown
+            shown = not dup
+            mask[ui] = shown
+            top = to if shown and to > top else top
+            s[chosen + _U(count)] = i
+            count += shown
+    if allin_shown:
+        mask[all_in] = 1
+        amounts[all_in] = allin_to
+        s[chosen + _U(count)] = all_in
+        count += 1
     return int(count)
 
 
@@ -290,14 +307,8 @@ def resume_table(
         if params[P_EXTERNAL] == 1:
             return OPPONENT_TURN, reward
         cnt = action_mask(s, fractions, mask, amounts)
-        k = K.rng_below(rng, i, cnt)
-        # The k-th legal index, found without a branch on the random k.
-        pick = 0
-        seen = 0
-        for j in range(na):
-            m = mask[_U(j)]
-            pick = j if (m == 1) & (seen == k) else pick
-            seen += m
+        # The k-th legal index, from the list action_mask made.
+        pick = s[_U(K.SCR_CHOSEN) + _U(K.rng_below(rng, i, cnt))]
         # The mask was just computed by K.legal: no second legality query.
         _play_masked(s, pick, na, amounts[_U(pick)], tables, False)
 
@@ -341,7 +352,7 @@ def step_table(
     return code, reward
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def observe_agent(
     s: np.ndarray, fractions: np.ndarray, scale: float, obs: np.ndarray, mask: np.ndarray
 ) -> None:
@@ -415,7 +426,7 @@ def batch_step(
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def step_row(
     states: np.ndarray,
     rngs: np.ndarray,

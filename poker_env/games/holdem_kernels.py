@@ -14,7 +14,9 @@ Showdown ranks come from the evaluator (``eval_cards`` with the tables of
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
@@ -75,7 +77,8 @@ SCR_LEVELS = SCR_LEGAL + 8
 SCR_MASK = SCR_LEVELS + MAX_SEATS
 SCR_AMOUNTS = SCR_MASK + 16
 MAX_ACTIONS = 16  # scratch room for discrete actions (encoding: 4 + at most 12 fractions)
-STATE_SIZE = SCR_AMOUNTS + MAX_ACTIONS
+SCR_CHOSEN = SCR_AMOUNTS + MAX_ACTIONS  # the legal discrete actions, listed
+STATE_SIZE = SCR_CHOSEN + MAX_ACTIONS
 
 # Phases.
 PHASE_IDLE = 0  # between hands
@@ -174,16 +177,46 @@ def clockwise(seat: int, i: int, n: int) -> int:
     return q - n if q >= n else q
 
 
+@intrinsic
+def _trailing_zeros(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of trailing zero bits of the int64 ``x`` (64 for 0): one ``tzcnt``."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def first_clockwise(seats: int, seat: int, inclusive: bool, n: int) -> int:
+    """First seat clockwise from ``seat`` (itself first when ``inclusive``, else last)
+    whose bit is set in ``seats`` (bit q = seat q), or -1 if none.
+
+    Bit arithmetic instead of a loop that stops at the seat found: where it stops
+    follows the random game, so a loop's exit branch would be mispredicted often.
+    """
+    start = seat + 1 - np.int64(inclusive)  # 0..n
+    both = np.int64(seats) | (np.int64(seats) << n)  # seats twice: clockwise is upward
+    rest = both >> start
+    q = start + _trailing_zeros(rest)
+    q = q - n if q >= n else q
+    return int(-1 if rest == 0 else q)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def seats_with_status(s: np.ndarray, status: int) -> int:
+    """Bit set of the seats with ``status`` (bit q = seat q)."""
+    bits = np.int64(0)
+    for q in range(s[NUM_SEATS]):
+        bits |= np.int64(s[_U(STATUS) + _U(q)] == status) << q
+    return int(bits)
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def next_with_status(s: np.ndarray, seat: int, status: int, inclusive: bool) -> int:
     """First seat clockwise from ``seat`` (itself first when ``inclusive``) with ``status``."""
-    n = s[NUM_SEATS]
-    start = 0 if inclusive else 1
-    for i in range(start, n + start):
-        q = clockwise(seat, i, n)
-        if s[STATUS + q] == status:
-            return int(q)
-    return -1
+    return int(first_clockwise(seats_with_status(s, status), seat, inclusive, s[NUM_SEATS]))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -209,7 +242,8 @@ def pot_total(s: np.ndarray) -> int:
 
 @njit(cache=True, _nrt=False, inline="always")
 def _set_status(s: np.ndarray, seat: int, status: int) -> None:
-    # The one place a status changes during a hand (keeps NUM_ACTIVE / NUM_ALLIN).
+    # Where a status changes during a hand (keeps NUM_ACTIVE / NUM_ALLIN); _put
+    # does the same for the all-in of a player left with no chips.
     u = _U(STATUS) + _U(seat)
     old = s[u]
     s[NUM_ACTIVE] += (status == ACTIVE) - (old == ACTIVE)
@@ -226,8 +260,12 @@ def _put(s: np.ndarray, seat: int, amount: int) -> None:
     s[_U(COMMIT) + u] += amount
     s[COMMITTED] += amount
     s[_U(STREET_PUT) + _U(s[STREET] * MAX_SEATS) + u] += amount
-    if left == 0 and s[_U(STATUS) + u] == ACTIVE:
-        _set_status(s, seat, ALLIN)
+    # An ACTIVE player left with no chips is all-in (_set_status, without a branch).
+    st = s[_U(STATUS) + u]
+    allin = (left == 0) & (st == ACTIVE)
+    s[_U(STATUS) + u] = ALLIN if allin else st
+    s[NUM_ACTIVE] -= allin
+    s[NUM_ALLIN] += allin
 
 
 @njit(cache=True, _nrt=False)
@@ -354,16 +392,6 @@ def _deal_and_post(s: np.ndarray, button: int, tables: EvalTables) -> int:
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _pending(s: np.ndarray, q: int, num_active: int) -> bool:
-    uq = _U(q)
-    if s[_U(STATUS) + uq] != ACTIVE:
-        return False
-    if s[_U(BET) + uq] < s[CUR_BET]:
-        return True
-    return s[_U(ACTED) + uq] < 0 and num_active >= 2
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
     return int(_next_pending_among(s, seat, inclusive, s[NUM_ACTIVE]))
 
@@ -371,13 +399,20 @@ def _next_pending(s: np.ndarray, seat: int, inclusive: bool) -> int:
 @njit(cache=True, _nrt=False, inline="always")
 def _next_pending_among(s: np.ndarray, seat: int, inclusive: bool, na: int) -> int:
     # na: the number of ACTIVE seats (the caller may have counted them already).
+    # A seat still has to act if it is ACTIVE and below the current bet, or has not
+    # acted this round while another ACTIVE player could still answer it. Found for
+    # every seat without branches, then the first one clockwise.
     n = s[NUM_SEATS]
-    start = 0 if inclusive else 1
-    for i in range(start, n + start):
-        q = clockwise(seat, i, n)
-        if _pending(s, q, na):
-            return int(q)
-    return -1
+    cur = s[CUR_BET]
+    unopened = na >= 2
+    bits = np.int64(0)
+    for q in range(n):
+        uq = _U(q)
+        pending = (s[_U(STATUS) + uq] == ACTIVE) & (
+            (s[_U(BET) + uq] < cur) | ((s[_U(ACTED) + uq] < 0) & unopened)
+        )
+        bits |= np.int64(pending) << q
+    return int(first_clockwise(bits, seat, inclusive, n))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -571,31 +606,31 @@ def legal(s: np.ndarray, out: np.ndarray) -> None:
     allin_to = bet + stack
     # Standard no-limit: an all-in for less than a full raise does not reopen the
     # raising for a player who already acted (RULES.md §3).
+    # Written with & and | on booleans, not `and` / `or`: the conditions follow the
+    # random game, and each short-circuit would be a branch the CPU mispredicts often.
     acted = s[_U(ACTED) + up]
-    reopened = acted < 0 or cur - acted >= s[LAST_RAISE]
+    reopened = (acted < 0) | (cur - acted >= s[LAST_RAISE])
     # A raise needs an opponent who could put in more than the current bet (as in
     # PokerKit); otherwise its excess would only come back.
     others = False
     for q in range(s[NUM_SEATS]):
         uq = _U(q)
-        if q != p and s[_U(STATUS) + uq] == ACTIVE and s[_U(BET) + uq] + s[_U(STACK) + uq] > cur:
-            others = True
-    can_raise = stack > to_call and reopened and others
-    if can_raise:
-        lo = cur + s[LAST_RAISE]
-        hi = allin_to
-        cap = s[MAX_BET]
-        if cap > 0 and hi > cap:
-            hi = cap
-        if lo > hi and cap > 0 and hi == cap and hi > cur:
-            lo = hi  # RULES.md §3: no raise beyond the system maximum `max_bet`
-        if lo <= hi:
-            out[L_CAN_RAISE] = 1
-            out[L_MIN_TO] = lo
-            out[L_MAX_TO] = hi
+        others |= (
+            (q != p) & (s[_U(STATUS) + uq] == ACTIVE) & (s[_U(BET) + uq] + s[_U(STACK) + uq] > cur)
+        )
+    can_raise = (stack > to_call) & reopened & others
+    lo = cur + s[LAST_RAISE]
+    hi = allin_to
+    cap = s[MAX_BET]
+    hi = cap if (cap > 0) & (hi > cap) else hi
+    # RULES.md §3: no raise beyond the system maximum `max_bet`.
+    lo = hi if (lo > hi) & (cap > 0) & (hi == cap) & (hi > cur) else lo
+    raise_ok = can_raise & (lo <= hi)
+    out[L_CAN_RAISE] = raise_ok
+    out[L_MIN_TO] = lo if raise_ok else 0
+    out[L_MAX_TO] = hi if raise_ok else 0
     # RULES.md §3: a player can go all-in for what he has (a raise only where raising is open).
-    if stack > 0 and (allin_to <= cur or can_raise):
-        out[L_CAN_ALLIN] = 1
+    out[L_CAN_ALLIN] = (stack > 0) & ((allin_to <= cur) | can_raise)
     out[L_ALLIN_TO] = allin_to
 
 
@@ -641,15 +676,15 @@ def act_legal(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
     if kind == FOLD:
         _set_status(s, p, FOLDED)
     elif kind == CHECK_CALL:
-        if lg[L_CALL] > 0:
-            _put(s, p, lg[L_CALL])
+        _put(s, p, lg[L_CALL])  # a check puts in 0 chips
     else:
         target = amount if kind == RAISE_TO else lg[L_ALLIN_TO]
-        if target > cur:
-            if target - cur >= s[LAST_RAISE]:
-                s[LAST_RAISE] = target - cur
-            s[CUR_BET] = target
-            s[STREET_RAISES + s[STREET]] += 1
+        # (an all-in that only calls raises nothing): without branches on the amounts
+        raised = target > cur
+        full = target - cur >= s[LAST_RAISE]
+        s[LAST_RAISE] = target - cur if raised & full else s[LAST_RAISE]
+        s[CUR_BET] = target if raised else cur
+        s[_U(STREET_RAISES) + _U(s[STREET])] += raised
         _put(s, p, target - s[_U(BET) + _U(p)])
     s[_U(ACTED) + _U(p)] = s[CUR_BET]
     return int(_continue_from(s, p, tables))

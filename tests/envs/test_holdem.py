@@ -107,6 +107,71 @@ def test_mask_masks_out_raise_sizes_that_repeat_an_amount() -> None:
     assert mask[7] == 1  # all-in keeps the all-in amount
 
 
+def _reference_mask(s: np.ndarray, fractions: np.ndarray) -> tuple[list[int], list[int]]:
+    """The documented action encoding, written out plainly from the rules' legality query:
+    fold, check/call, min-raise, one raise per pot fraction (clipped into the legal
+    range), all-in; an index whose amount repeats a legal index before it (or the
+    all-in's) is masked out."""
+    na = len(fractions) + 4
+    lg = np.zeros(K.LEGAL_SIZE, dtype=np.int64)
+    K.legal(s, lg)
+    mask, amounts = [0] * na, [0] * na
+    if lg[K.L_SEAT] < 0:
+        return mask, amounts
+    mask[0], mask[1] = int(lg[K.L_CAN_FOLD]), 1
+    cur = int(s[K.CUR_BET])
+    allin = bool(lg[K.L_CAN_ALLIN]) and int(lg[K.L_ALLIN_TO]) > cur
+    if allin:
+        mask[na - 1], amounts[na - 1] = 1, int(lg[K.L_ALLIN_TO])
+    if lg[K.L_CAN_RAISE]:
+        lo, hi = int(lg[K.L_MIN_TO]), int(lg[K.L_MAX_TO])
+        pot = float(s[K.COMMITTED] + s[K.POT_EXTRA] + lg[K.L_CALL])
+        shown: set[int] = {amounts[na - 1]} if allin else set()
+        for i in range(2, na - 1):
+            to = lo if i == 2 else max(lo, min(hi, cur + int(fractions[i - 3] * pot)))
+            amounts[i] = to
+            if to not in shown:
+                mask[i] = 1
+                shown.add(to)
+    return mask, amounts
+
+
+@pytest.mark.parametrize(
+    "fractions", [(0.5, 0.75, 1.0, 2.0), (2.0, 0.5, 1.0, 0.75, 0.5), (1.0, 0.33, 3.0, 0.25)]
+)
+def test_mask_matches_the_documented_encoding_in_random_hands(
+    fractions: tuple[float, ...],
+) -> None:
+    # Short stacks and deep ones, a cap below the stacks, ascending and unordered
+    # fractions: masks, amounts, the count and the list of legal indices against the
+    # plain reference above.
+    checked = 0
+    for stack, cap in ((10, None), (37, None), (200, None), (200, 24)):
+        env = HoldemEnv(4, starting_stack=stack, raise_fractions=fractions, max_bet=cap)
+        rng = np.random.default_rng(stack)
+        _, info = env.reset(seed=stack + (cap or 0))
+        fr = np.asarray(fractions)
+        na = len(fractions) + 4
+        for _ in range(300):
+            s = env._states[0].copy()
+            mask = np.zeros(na, dtype=np.int8)
+            amounts = np.zeros(na, dtype=np.int64)
+            count = E.action_mask(s, fr, mask, amounts)
+            ref_mask, ref_amounts = _reference_mask(s, fr)
+            assert mask.tolist() == ref_mask
+            assert [int(a) for a, m in zip(amounts, mask, strict=True) if m] == [
+                a for a, m in zip(ref_amounts, ref_mask, strict=True) if m
+            ]
+            assert count == sum(ref_mask)
+            assert s[K.SCR_CHOSEN : K.SCR_CHOSEN + count].tolist() == np.flatnonzero(mask).tolist()
+            assert np.array_equal(info["action_mask"], mask)
+            checked += int(mask[2:].sum() < (mask[2:] >= 0).sum())  # something masked out
+            _, _, term, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            if term:
+                _, info = env.reset()
+    assert checked > 100
+
+
 def test_reward_is_chips_in_big_blinds() -> None:
     env = HoldemEnv(3, base=4, hands_per_episode=1)
     rng = np.random.default_rng(1)

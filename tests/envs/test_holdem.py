@@ -218,6 +218,80 @@ def test_observation_unchanged_when_hidden_cards_shuffled() -> None:
             _obs, info = env.reset()
 
 
+def _reference_observation(s: np.ndarray, me: int, scale: float) -> np.ndarray:
+    """The module docstring's observation table, written out plainly from the row."""
+    n = int(s[K.NUM_SEATS])
+    out = np.zeros(E.obs_size(n), dtype=np.float64)
+    for j in range(2):
+        if s[K.HOLE + 2 * me + j] >= 0:
+            out[int(s[K.HOLE + 2 * me + j])] = 1
+    for j in range(int(s[K.NUM_BOARD])):
+        out[52 + int(s[K.BOARD + j])] = 1
+    out[104 + int(s[K.STREET])] = 1
+    betting = s[K.PHASE] == K.PHASE_BETTING
+    committed = sum(int(s[K.COMMIT + q]) for q in range(n)) if betting else 0
+    out[108] = (committed + int(s[K.POT_EXTRA])) / scale
+    if betting:
+        call = min(int(s[K.CUR_BET] - s[K.BET + me]), int(s[K.STACK + me]))
+        out[109] = max(call, 0) / scale
+    button = int(s[K.BUTTON])
+    for i in range(n):
+        q = (me + i) % n
+        out[110 + i] = s[K.STACK + q] / scale
+        out[110 + n + i] = s[K.BET + q] / scale if betting else 0.0
+        out[110 + 2 * n + i] = (q - button) % n / (n - 1) if button >= 0 else 0.0
+        out[110 + 3 * n + i] = s[K.STATUS + q] in (K.ACTIVE, K.ALLIN)
+        for street in range(4):
+            out[110 + (4 + street) * n + i] = s[K.STREET_PUT + street * K.MAX_SEATS + q] / scale
+    for street in range(4):
+        out[110 + 8 * n + street] = min(int(s[K.STREET_RAISES + street]), 10) / 10
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 5, 9])
+def test_observation_values_match_the_documented_table(n: int) -> None:
+    # Every entry of the agent's observation, step by step and at each episode's end,
+    # against the table computed plainly from the state: through folds, all-ins,
+    # escapes with the penalty paid to the pot, and hands after the first.
+    class MostlyCalls:  # so that hands reach the river with bets on it
+        def __init__(self, seed: int) -> None:
+            self.rng = np.random.default_rng(seed)
+
+        def act(self, observation: object, action_mask: np.ndarray) -> int:
+            if self.rng.random() < 0.7:
+                return 1
+            return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+    env = HoldemEnv(
+        n, opponents=MostlyCalls(n), hands_per_episode=3, escape_prob=0.05, penalty_to="pot"
+    )
+    agent = MostlyCalls(n + 1)
+    obs, info = env.reset(seed=n)
+    seen = np.zeros(E.obs_size(n), dtype=bool)
+    for _ in range(1500):
+        s = env._states[0]
+        ref = _reference_observation(s, int(s[E.AGENT]), 200.0)
+        np.testing.assert_allclose(obs, ref, rtol=1e-6, atol=0)
+        seen |= obs != 0
+        obs, _, term, _, info = env.step(agent.act(obs, info["action_mask"]))
+        if term:
+            s = env._states[0]
+            np.testing.assert_allclose(obs, _reference_observation(s, int(s[E.AGENT]), 200.0))
+            obs, info = env.reset()
+    # every entry was nonzero at some step (no block is checked only as zeros)
+    assert seen.all(), np.flatnonzero(~seen)
+    # Rows the game reaches rarely: a hand decided (bets not yet cleared) and more
+    # than ten raises in a round.
+    s = env._states[0].copy()
+    s[K.BET : K.BET + n] = np.arange(1, n + 1)
+    s[K.STREET_RAISES : K.STREET_RAISES + 4] = [3, 10, 11, 25]
+    for phase in (K.PHASE_BETTING, K.PHASE_OVER):
+        s[K.PHASE] = phase
+        out = np.zeros(E.obs_size(n), dtype=np.float32)
+        E.encode(s, 0, 200.0, out)
+        np.testing.assert_allclose(out, _reference_observation(s, 0, 200.0), rtol=1e-6, atol=0)
+
+
 def test_illegal_action_raises_and_changes_nothing() -> None:
     env = HoldemEnv(2)
     _obs, info = env.reset(seed=1)

@@ -242,8 +242,8 @@ def pot_total(s: np.ndarray) -> int:
 
 @njit(cache=True, _nrt=False, inline="always")
 def _set_status(s: np.ndarray, seat: int, status: int) -> None:
-    # Where a status changes during a hand (keeps NUM_ACTIVE / NUM_ALLIN); _put
-    # does the same for the all-in of a player left with no chips.
+    # The one place a status changes during a hand (keeps NUM_ACTIVE / NUM_ALLIN).
+    # No branch: setting a seat's status to the one it has changes no count.
     u = _U(STATUS) + _U(seat)
     old = s[u]
     s[NUM_ACTIVE] += (status == ACTIVE) - (old == ACTIVE)
@@ -260,12 +260,9 @@ def _put(s: np.ndarray, seat: int, amount: int) -> None:
     s[_U(COMMIT) + u] += amount
     s[COMMITTED] += amount
     s[_U(STREET_PUT) + _U(s[STREET] * MAX_SEATS) + u] += amount
-    # An ACTIVE player left with no chips is all-in (_set_status, without a branch).
+    # An ACTIVE player left with no chips is all-in (chosen without a branch).
     st = s[_U(STATUS) + u]
-    allin = (left == 0) & (st == ACTIVE)
-    s[_U(STATUS) + u] = ALLIN if allin else st
-    s[NUM_ACTIVE] -= allin
-    s[NUM_ALLIN] += allin
+    _set_status(s, seat, ALLIN if (left == 0) & (st == ACTIVE) else st)
 
 
 @njit(cache=True, _nrt=False)

@@ -40,6 +40,7 @@ from numba import njit
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
+from poker_env.games._bits import popcount
 
 __all__ = [
     "AGENT_TURN",
@@ -142,18 +143,22 @@ def encode(s: np.ndarray, me: int, scale: float, out: np.ndarray) -> None:
 def action_mask(s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts: np.ndarray) -> int:
     """Legal discrete actions of the seat to act, and the raise-to amount of each.
 
-    Returns the number of legal actions (0 when no seat is to act). The legal
-    indices are also listed, in order, in the row's scratch ``s[K.SCR_CHOSEN :]``
-    (so that a random pick needs no pass over the mask).
+    Returns the number of legal actions (0 when no seat is to act). ``amounts`` is
+    0 for fold and check/call; for the other indices it is set where ``mask`` is 1
+    (elsewhere it is left unspecified). The legal indices are also listed, in
+    order, in the row's scratch ``s[K.SCR_CHOSEN :]`` (so that a random pick needs
+    no pass over the mask).
     """
     na = fractions.shape[0] + 4
     lg = s[K.SCR_LEGAL : K.SCR_LEGAL + K.LEGAL_SIZE]
     K.legal(s, lg)
-    for i in range(na):
-        mask[i] = 0
-        amounts[i] = 0
     if lg[K.L_SEAT] < 0:
+        for i in range(na):
+            mask[i] = 0
         return 0
+    # Every mask entry is written once below (no clearing pass first).
+    amounts[0] = 0
+    amounts[1] = 0
     # Counted as the mask is built: reading the mask back right after these byte
     # stores would stall the CPU (a store-to-load forward that fails). Each legal
     # index is listed at s[SCR_CHOSEN + count] without a branch: written there, kept
@@ -197,11 +202,13 @@ def action_mask(s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts:
             top = to if shown and to > top else top
             s[chosen + _U(count)] = i
             count += shown
-    if allin_shown:
-        mask[all_in] = 1
-        amounts[all_in] = allin_to
-        s[chosen + _U(count)] = all_in
-        count += 1
+    else:
+        for i in range(2, all_in):
+            mask[i] = 0
+    mask[all_in] = allin_shown
+    amounts[all_in] = allin_to
+    s[chosen + _U(count)] = all_in
+    count += allin_shown
     return int(count)
 
 
@@ -289,10 +296,7 @@ def resume_table(
             s[HANDS_LEFT] -= 1
             # RULES.md §3 between hands: leavers and busted players are gone.
             changed = K.finish_hand(s, True)
-            players = 0
-            for q in range(s[K.NUM_SEATS]):
-                if s[K.STATUS + q] == K.SEATED and s[K.STACK + q] > 0:
-                    players += 1
+            players = popcount(K.seats_with_chips(s))
             if s[HANDS_LEFT] <= 0 or s[K.STATUS + agent] != K.SEATED or players < 2:
                 s[EP_DONE] = 1
                 return EPISODE_DONE, reward

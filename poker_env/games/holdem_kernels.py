@@ -14,12 +14,11 @@ Showdown ranks come from the evaluator (``eval_cards`` with the tables of
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
+from poker_env.games._bits import popcount, trailing_zeros
 
 MAX_SEATS = 10
 
@@ -177,17 +176,6 @@ def clockwise(seat: int, i: int, n: int) -> int:
     return q - n if q >= n else q
 
 
-@intrinsic
-def _trailing_zeros(typingctx, x):  # type: ignore[no-untyped-def]
-    """Number of trailing zero bits of the int64 ``x`` (64 for 0): one ``tzcnt``."""
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
-
-    return sig, codegen
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def first_clockwise(seats: int, seat: int, inclusive: bool, n: int) -> int:
     """First seat clockwise from ``seat`` (itself first when ``inclusive``, else last)
@@ -199,7 +187,7 @@ def first_clockwise(seats: int, seat: int, inclusive: bool, n: int) -> int:
     start = seat + 1 - np.int64(inclusive)  # 0..n
     both = np.int64(seats) | (np.int64(seats) << n)  # seats twice: clockwise is upward
     rest = both >> start
-    q = start + _trailing_zeros(rest)
+    q = start + trailing_zeros(rest)
     q = q - n if q >= n else q
     return int(-1 if rest == 0 else q)
 
@@ -210,6 +198,16 @@ def seats_with_status(s: np.ndarray, status: int) -> int:
     bits = np.int64(0)
     for q in range(s[NUM_SEATS]):
         bits |= np.int64(s[_U(STATUS) + _U(q)] == status) << q
+    return int(bits)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def seats_with_chips(s: np.ndarray) -> int:
+    """Bit set of the seats that can play the next hand: SEATED with chips (bit q = seat q)."""
+    bits = np.int64(0)
+    for q in range(s[NUM_SEATS]):
+        uq = _U(q)
+        bits |= np.int64((s[_U(STATUS) + uq] == SEATED) & (s[_U(STACK) + uq] > 0)) << q
     return int(bits)
 
 
@@ -272,26 +270,16 @@ def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
     RULES.md §3: random (``draw`` picks among them) for the first hand or after
     anyone joined or left; else one seat clockwise.
     """
-    n = s[NUM_SEATS]
-    cnt = 0
-    for q in range(n):
-        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
-            cnt += 1
-    if cnt == 0:
+    seats = seats_with_chips(s)
+    if seats == 0:
         return -1
     prev = s[BUTTON]
     if changed or prev < 0:
-        k = draw % cnt
-        for q in range(n):
-            if s[STATUS + q] == SEATED and s[STACK + q] > 0:
-                if k == 0:
-                    return int(q)
-                k -= 1
-    for i in range(1, n + 1):
-        q = clockwise(prev, i, n)
-        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
-            return int(q)
-    return -1
+        # The (draw % count)-th of them in seat order: drop the lowest set bit k times.
+        for _ in range(draw % popcount(seats)):
+            seats &= seats - 1
+        return int(trailing_zeros(seats))
+    return int(first_clockwise(seats, prev, False, s[NUM_SEATS]))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -299,14 +287,10 @@ def _start_error(s: np.ndarray, button: int) -> int:
     # Why a hand cannot start with the dealer at ``button`` (OK if it can).
     if s[PHASE] == PHASE_BETTING:
         return ERR_HAND_RUNNING
-    n = s[NUM_SEATS]
-    cnt = 0
-    for q in range(n):
-        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
-            cnt += 1
-    if cnt < 2:
+    seats = seats_with_chips(s)
+    if popcount(seats) < 2:
         return ERR_TOO_FEW
-    if button < 0 or button >= n or s[STATUS + button] != SEATED or s[STACK + button] <= 0:
+    if button < 0 or button >= s[NUM_SEATS] or (seats >> button) & 1 == 0:
         return ERR_SEAT
     return OK
 
@@ -335,14 +319,14 @@ def start_hand_dealt(s: np.ndarray, button: int, tables: EvalTables) -> int:
 def _deal_and_post(s: np.ndarray, button: int, tables: EvalTables) -> int:
     # start_hand once its arguments are checked and the deck is in s[DECK : DECK + 52].
     n = s[NUM_SEATS]
-    cnt = 0
+    seats = seats_with_chips(s)
+    cnt = popcount(seats)
+    # Seats n.. are never used: new_table set them once and nothing changes them.
     for q in range(n):
-        if s[STATUS + q] == SEATED and s[STACK + q] > 0:
-            cnt += 1
-    for q in range(MAX_SEATS):
         uq = _U(q)
-        if q < n and s[_U(STATUS) + uq] == SEATED and s[_U(STACK) + uq] > 0:
-            s[_U(STATUS) + uq] = ACTIVE
+        # SEATED with chips (bit set) becomes ACTIVE; any other status stays.
+        st = s[_U(STATUS) + uq]
+        s[_U(STATUS) + uq] = ACTIVE if (seats >> q) & 1 else st
         s[_U(BET) + uq] = 0
         s[_U(COMMIT) + uq] = 0
         s[_U(ACTED) + uq] = -1
@@ -585,13 +569,14 @@ def distribute(s: np.ndarray) -> None:
 @njit(cache=True, _nrt=False, inline="always")
 def legal(s: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` (``LEGAL_SIZE``) with the acting seat's legal actions and bounds."""
-    for i in range(LEGAL_SIZE):
-        out[i] = 0
     p = s[TO_ACT]
-    out[L_SEAT] = p
     if s[PHASE] != PHASE_BETTING or p < 0:
+        for i in range(LEGAL_SIZE):
+            out[i] = 0
         out[L_SEAT] = -1
         return
+    # Every entry is written below.
+    out[L_SEAT] = p
     up = _U(p)
     stack = s[_U(STACK) + up]
     bet = s[_U(BET) + up]

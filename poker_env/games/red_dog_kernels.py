@@ -26,9 +26,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 from numpy.typing import NDArray
+
+from poker_env.games._bits import popcount
 
 MAX_PLAYERS = 10
 MAX_HAND_SIZE = 5
@@ -216,23 +217,6 @@ def _card_bit(c: int) -> int:  # pragma: no cover - compiled
     # Bit suit * 16 + rank: each suit's ranks in one 16-bit lane, in rank order.
     x = np.int64(c)  # a card read from an int8 array would shift in 8 bits
     return int(np.int64(1) << (((x & 3) << 4) + (x >> 2)))
-
-
-@intrinsic
-def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled
-    # LLVM's population count (one POPCNT instruction where the CPU has it).
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _popcount(x: int) -> int:  # pragma: no cover - compiled
-    """Number of set bits of ``0 <= x < 2**63``."""
-    return int(_ctpop(np.int64(x)))
 
 
 @njit(cache=True, _nrt=False)
@@ -629,10 +613,10 @@ def win_probability_kernel(
     x |= (x >> 8) & 0x00FF00FF00FF00FF
     below = (x >> 1) & _LANES
     seen = own | ints[t, I_PUBBITS]
-    unseen = 52 - _popcount(seen)
+    unseen = 52 - popcount(seen)
     if unseen <= 0:
         return 0.0
-    return float(_popcount(below & ~seen) / unseen)
+    return float(popcount(below & ~seen) / unseen)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -243,7 +243,7 @@ def _play_masked(
     return int(K.act_legal(s, kind, amount, tables))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _start_next_hand(
     s: np.ndarray, rng: np.ndarray, i: int, changed: bool, tables: EvalTables
 ) -> None:
@@ -254,7 +254,7 @@ def _start_next_hand(
     K.start_hand_dealt(s, button, tables)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _new_episode(
     s: np.ndarray, rng: np.ndarray, i: int, params: np.ndarray, tables: EvalTables
 ) -> None:

@@ -263,7 +263,7 @@ def _put(s: np.ndarray, seat: int, amount: int) -> None:
     _set_status(s, seat, ALLIN if (left == 0) & (st == ACTIVE) else st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def next_button(s: np.ndarray, changed: bool, draw: int) -> int:
     """The dealer seat for the next hand among seated players with chips.
 
@@ -733,7 +733,7 @@ def leave(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     return OK
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def finish_hand(s: np.ndarray, remove_busted: bool) -> bool:
     """Close a decided hand; leavers' stacks leave the table. Returns whether anyone left."""
     changed = False

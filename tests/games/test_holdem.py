@@ -329,6 +329,31 @@ def test_rule_button_random_for_first_hand_and_after_join() -> None:
     assert after_join == {0, 1, 2, 3, 4}  # not just "one seat clockwise"
 
 
+def test_next_button_matches_a_plain_reading_of_the_rule() -> None:
+    # RULES.md §3, written out plainly: among seated players with chips, the
+    # (draw % count)-th in seat order when the table changed (or for the first hand),
+    # else the first one clockwise after the previous button (itself last).
+    rng = np.random.default_rng(7)
+    for _ in range(3000):
+        n = int(rng.integers(2, 11))
+        s = HoldemConfig(num_seats=n).new_state()
+        statuses = rng.choice([K.EMPTY, K.SEATED, K.SEATED, K.SEATED], n)
+        stacks = rng.choice([0, 5, 100], n)
+        s[K.STATUS : K.STATUS + n] = statuses
+        s[K.STACK : K.STACK + n] = stacks
+        s[K.BUTTON] = prev = int(rng.integers(-1, n))
+        changed = bool(rng.integers(2))
+        draw = int(rng.integers(0, 1 << 30))
+        eligible = [q for q in range(n) if statuses[q] == K.SEATED and stacks[q] > 0]
+        if not eligible:
+            want = -1
+        elif changed or prev < 0:
+            want = eligible[draw % len(eligible)]
+        else:
+            want = next(q for q in [(prev + i) % n for i in range(1, n + 1)] if q in eligible)
+        assert K.next_button(s, changed, draw) == want
+
+
 # ---------------------------------------------------------------- escape
 
 

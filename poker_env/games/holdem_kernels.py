@@ -321,7 +321,8 @@ def _deal_and_post(s: np.ndarray, button: int, tables: EvalTables) -> int:
     n = s[NUM_SEATS]
     seats = seats_with_chips(s)
     cnt = popcount(seats)
-    # Seats n.. are never used: new_table set them once and nothing changes them.
+    # Only the table's seats are reset: seats n.. keep the values new_table gave
+    # them (the rules write nothing else there; a test checks it).
     for q in range(n):
         uq = _U(q)
         # SEATED with chips (bit set) becomes ACTIVE; any other status stays.

@@ -354,6 +354,40 @@ def test_next_button_matches_a_plain_reading_of_the_rule() -> None:
         assert K.next_button(s, changed, draw) == want
 
 
+def test_seats_beyond_the_table_keep_their_empty_values_through_play() -> None:
+    # The deal resets only the table's seats: seats n..MAX_SEATS must keep what
+    # new_table gave them, through hands with folds, all-ins, showdowns and escapes.
+    rng = np.random.default_rng(11)
+    hands = 0
+    for n in (2, 4, 7):
+        game = HoldemGame(HoldemConfig(num_seats=n, starting_stack=100), rng=n)
+        fresh = HoldemConfig(num_seats=n, starting_stack=100).new_state()
+        blocks = [K.STACK, K.BET, K.COMMIT, K.STATUS, K.ACTED, K.WON, K.START_STACK, K.RANK]
+        for _ in range(60):
+            try:
+                game.start_hand()
+            except IllegalActionError:  # fewer than two players with chips left
+                break
+            hands += 1
+            while not game.is_hand_over:
+                r = rng.random()
+                if r < 0.02 and n > 2:
+                    game.leave(int(game.state[K.TO_ACT]))
+                elif r < 0.06 and game.can_all_in():
+                    game.all_in()
+                elif game.can_fold() and r < 0.3:
+                    game.fold()
+                else:
+                    game.check_or_call()
+            for b in blocks:
+                assert game.state[b + n : b + K.MAX_SEATS].tolist() == (
+                    fresh[b + n : b + K.MAX_SEATS].tolist()
+                )
+            hole = slice(K.HOLE + 2 * n, K.HOLE + 2 * K.MAX_SEATS)
+            assert game.state[hole].tolist() == fresh[hole].tolist()
+    assert hands >= 30
+
+
 # ---------------------------------------------------------------- escape
 
 

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-__all__ = ["ConfigError", "IllegalActionError", "PokerEnvError"]
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "ConfigError",
+    "EpisodeFinishedError",
+    "IllegalActionError",
+    "PokerEnvError",
+    "as_int",
+]
 
 
 class PokerEnvError(Exception):
@@ -35,3 +45,37 @@ class IllegalActionError(PokerEnvError, ValueError):
         self.reason = reason
         why = f" ({reason})" if reason else ""
         super().__init__(f"illegal action {action!r} in phase {phase}{why}; legal: {legal}")
+
+
+class EpisodeFinishedError(PokerEnvError, RuntimeError):
+    """``step()`` was called on an env whose episode has ended (or never started).
+
+    Every env (Gymnasium, PettingZoo and batched) raises this one type with this
+    one message; nothing changes.
+    """
+
+    MESSAGE = "step() on a finished or never reset episode: call reset() first"
+
+    def __init__(self, env: str = "") -> None:
+        self.env = env
+        where = f"{env}: " if env else ""
+        super().__init__(where + self.MESSAGE)
+
+
+def as_int(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer, else None.
+
+    Integers are Python ints, numpy integers and 0-d integer arrays (what
+    ``Discrete.sample()`` and SB3 hand over). Floats (``7.9``, also ``7.0``),
+    strings, bools and everything else give None, so the caller can raise its
+    own error naming the value and what is allowed.
+    """
+    if isinstance(value, bool | np.bool_):
+        return None
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0 or value.dtype.kind not in "iu":
+            return None
+        return int(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    return None

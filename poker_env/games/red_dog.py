@@ -251,7 +251,11 @@ class DealRecord:
 
 @dataclass(frozen=True)
 class ForfeitRecord:
-    """A player forfeited one chip to the pot."""
+    """A player forfeited one chip to the pot.
+
+    ``pot_after`` and ``chips_after`` (the forfeiting seat's) are taken at the same
+    moment: when the action is settled, before any refill ante (its own AnteRecord).
+    """
 
     seat: int
     pot_after: int
@@ -260,7 +264,13 @@ class ForfeitRecord:
 
 @dataclass(frozen=True)
 class BetRecord:
-    """A bet and its turned card; ``shown`` are the cards the bettor showed."""
+    """A bet and its turned card; ``shown`` are the cards the bettor showed.
+
+    ``pot_after`` and ``chips_after`` (the bettor's) are taken at the same moment:
+    when the bet is settled, before any refill ante. A bet that wins the whole pot
+    has ``pot_after == 0``, and the refill follows as an ``AnteRecord("empty pot")``
+    whose ``pot_after`` is the refilled pot.
+    """
 
     seat: int
     amount: int
@@ -476,12 +486,21 @@ class RedDogGame:
             shown = f"{kind.name} {amount}" if kind == RedDogAction.BET else kind.name
             raise IllegalActionError(shown, self.legal_actions(), self.phase, reason)
         seat = self.to_act
+        chips_before, pot_before = int(st.chips[0, seat]), self.pot
         apply_action(*st[:8], 0, int(kind), int(amount))
         self._actions.append([int(kind), int(amount)])
         ev = st.events[0]
-        chips_after = int(st.chips[0, seat])
-        # Pot after this action, before any refill (a refill is its own record).
-        pot_after = 0 if ev[E_REANTE] else self.pot
+        # The record's chips_after and pot_after are both taken when the action is
+        # settled, before any refill ante (RULES.md §2: an empty pot is refilled; the
+        # refill is the AnteRecord that follows), so chips_after + pot_after + the
+        # others' chips is the table's total. Read after the call, the chips would
+        # already have paid the refill ante while the pot had not yet received it.
+        if kind == RedDogAction.FORFEIT:
+            delta = -1
+        else:
+            delta = int(amount) if ev[E_WON] else -int(amount)
+        chips_after = chips_before + delta
+        pot_after = pot_before - delta
         rec: ForfeitRecord | BetRecord
         if kind == RedDogAction.FORFEIT:
             rec = ForfeitRecord(seat, pot_after, chips_after)

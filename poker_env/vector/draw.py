@@ -349,6 +349,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._threads = TableThreads(num_threads)
         self.copy = copy
         fr = enc.check_pot_fractions(pot_fractions)
+        self.pot_fractions = fr
         self._cfg = self.config.to_array()
         self._ep, self._fp = enc.env_params(agent_seat, enc.MODE_POT, opponent is None, fr)
         self._tt = enc.tables_tuple(eval_tables(self.config))

@@ -7,8 +7,10 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "ArgumentError",
     "ConfigError",
     "EpisodeFinishedError",
+    "HistoryError",
     "IllegalActionError",
     "PokerEnvError",
     "as_int",
@@ -45,6 +47,36 @@ class IllegalActionError(PokerEnvError, ValueError):
         self.reason = reason
         why = f" ({reason})" if reason else ""
         super().__init__(f"illegal action {action!r} in phase {phase}{why}; legal: {legal}")
+
+
+class ArgumentError(PokerEnvError, ValueError):
+    """An argument of a game's query (a seat number, ...) is outside what is allowed.
+
+    The message names the argument, the bad value and what is allowed; nothing changes.
+    """
+
+    def __init__(self, name: str, value: object, allowed: str) -> None:
+        self.name = name
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"bad argument: {name}={value!r}; allowed: {allowed}")
+
+
+class HistoryError(PokerEnvError, ValueError):
+    """A saved game or hand history cannot be replayed, or its replay contradicts it.
+
+    Raised by the replays (``DrawGame.from_json``, ``RedDogGame.from_json``,
+    ``holdem.replay_json``, ``holdem_phh.from_phh``) for corrupt text, a missing or
+    malformed field, a history of another game, an action the rules refuse, and a
+    claim of the history (final stacks, bank, who won, ...) that the replay does not
+    reproduce. ``field`` names the part of the history at fault (``"config.ante"``,
+    ``"actions[3]"``, ``"result.stacks"``); the message also says what is allowed.
+    """
+
+    def __init__(self, field: str, reason: str) -> None:
+        self.field = field
+        self.reason = reason
+        super().__init__(f"bad hand history, field {field}: {reason}")
 
 
 class EpisodeFinishedError(PokerEnvError, RuntimeError):

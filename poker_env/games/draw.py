@@ -256,6 +256,11 @@ class ActionRecord:
     cards_drawn: int = 0
     item_bought_back: str | None = None
     outcome: HandOutcome | None = field(default=None)
+    #: Chips paid to the bank (a buy-back: the item's value).
+    bank_paid: int = 0
+    #: True for an event the rules applied by themselves between hands (the default
+    #: buy-back rule), not a player's action: replays skip it and the rules redo it.
+    automatic: bool = False
 
 
 _HOW = {L.HOW_DROP: "drop", L.HOW_SHOWDOWN: "showdown", L.HOW_ANTE: "ante"}
@@ -410,11 +415,9 @@ class DrawGame:
             chips_in = int(s[L.S_HIST + 3 * (n - 1) + 2])
         bought = None
         if a == DrawAction.BUY_BACK:
-            for i, name in enumerate(self.config.wardrobe):
-                if before[L.S_ITEMS + i] == L.ITEM_LOST and s[L.S_ITEMS + i] == L.ITEM_WORN:
-                    bought = name
+            bought = self.config.wardrobe[int(s[L.S_BOUGHT_BACK]) - 1]
         hand_no = int(before[L.S_HAND_NO])
-        outcome = self._settle_if_ended(hand_no)
+        outcome, auto = self._settle_if_ended(hand_no)
         rec = ActionRecord(
             hand_no=hand_no,
             seat=seat,
@@ -427,17 +430,35 @@ class DrawGame:
             cards_drawn=bin(int(amount) & 31).count("1") if a == DrawAction.DISCARD else 0,
             item_bought_back=bought,
             outcome=outcome,
+            bank_paid=self.config.item_value if bought is not None else 0,
         )
         self.history.append(rec)
+        if auto is not None:
+            self.history.append(auto)
         return rec
 
-    def _settle_if_ended(self, hand_no: int) -> HandOutcome | None:
+    def _settle_if_ended(self, hand_no: int) -> tuple[HandOutcome | None, ActionRecord | None]:
+        # The hand's outcome, and the record of the default rule's buy-back between
+        # this hand and the next (RULES.md §1 "Buying back"), if she bought one back.
         s = self.state
         if int(s[L.S_PHASE]) != L.PH_HAND_END:
-            return None
+            return None, None
         outcome = self._outcome(hand_no)
         self.rand.refill_if_low(s)
         k.next_hand(s, self.cfg, self.rand.buf)
+        auto = None
+        if int(s[L.S_BOUGHT_BACK]) > 0 and int(s[L.S_PHASE]) != L.PH_BUY_BACK:
+            auto = ActionRecord(
+                hand_no=hand_no,
+                seat=COMPUTER,
+                phase=DrawPhase.HAND_END,
+                action=DrawAction.BUY_BACK,
+                amount=0,
+                chips_in=0,
+                item_bought_back=self.config.wardrobe[int(s[L.S_BOUGHT_BACK]) - 1],
+                bank_paid=self.config.item_value,
+                automatic=True,
+            )
         if int(s[L.S_PHASE]) == L.PH_MATCH_END:
             # The match ended at the next ante (RULES.md §1, match end).
             end = self._outcome(hand_no + 1)
@@ -447,7 +468,7 @@ class DrawGame:
                 items_redeemed=outcome.items_redeemed + end.items_redeemed,
                 match_winner=end.match_winner,
             )
-        return outcome
+        return outcome, auto
 
     def _outcome(self, hand_no: int) -> HandOutcome:
         s = self.state
@@ -483,7 +504,8 @@ class DrawGame:
                 "config": self.config.to_json_dict(),
                 "seed": self.seed,
                 "buyback": self.buyback,
-                "actions": [[r.action.name, r.amount] for r in self.history],
+                # Automatic records (the default buy-back) are redone by the replay.
+                "actions": [[r.action.name, r.amount] for r in self.history if not r.automatic],
             }
         )
 

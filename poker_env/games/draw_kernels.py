@@ -56,6 +56,7 @@ from poker_env.games.draw_layout import (
     RES_TIE,
     S_BANK,
     S_BET,
+    S_BOUGHT_BACK,
     S_CURSOR,
     S_DECK,
     S_DECK_POS,
@@ -348,7 +349,8 @@ def apply_legal(
             s[S_PHASE] = PH_POST_DRAW
             s[S_TO_ACT] = s[S_FIRST]
     elif kind == K_BUY_BACK:
-        buy_back(s, cfg)
+        # Kept for the hand history (RULES.md Everywhere: every event is recorded).
+        s[S_BOUGHT_BACK] = buy_back(s, cfg) + 1
         begin_hand(s, cfg, rbuf)
     elif kind == K_SKIP_BUY_BACK:
         begin_hand(s, cfg, rbuf)
@@ -404,13 +406,15 @@ def begin_hand(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.fl
 @njit(cache=True, _nrt=False)
 def next_hand(s: NDArray[np.int64], cfg: NDArray[np.int64], rbuf: NDArray[np.float64]) -> None:
     """Between hands (phase PH_HAND_END): the buy-back, then the next deal."""
+    s[S_BOUGHT_BACK] = 0
     if can_buy_back(s, cfg):
         if cfg[C_BUYBACK_DECIDE] == 1:
             s[S_PHASE] = PH_BUY_BACK
             s[S_TO_ACT] = COMPUTER
             return
         if default_wants_buy_back(s, cfg):
-            buy_back(s, cfg)
+            # Kept for the hand history (RULES.md Everywhere: every event is recorded).
+            s[S_BOUGHT_BACK] = buy_back(s, cfg) + 1
     begin_hand(s, cfg, rbuf)
 
 

@@ -101,6 +101,7 @@ S_EP_ACTED = 27  # the agent has acted in this episode (envs)
 S_EP_HANDS = 28
 S_POT_WON = 29  # the pot the last decided hand paid out
 S_STAKE_MASK = 30  # bit i: item i was at stake when the last pot was decided
+S_BOUGHT_BACK = 31  # 1 + index of the item bought back before this hand, 0 when none
 S_HANDS = 32  # 32..41: seat 0 cards 0-4, seat 1 cards 0-4
 S_DECK = 42  # 42..93: the deck, dealt from the front by a lazy Fisher-Yates shuffle
 S_ITEMS = 94  # 94..109: item states

@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from enum import IntEnum
 from typing import Any, Literal
 
@@ -29,14 +29,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games import draw_kernels as k
 from poker_env.games import draw_layout as L
 from poker_env.games.wardrobe import DEFAULT_WARDROBE, WardrobeState, wardrobe_state
 
 __all__ = [
     "COMPUTER",
+    "HISTORY_GAME",
+    "HISTORY_VERSION",
     "HUMAN",
+    "MAX_CHIPS",
     "ActionRecord",
     "DrawAction",
     "DrawConfig",
@@ -50,6 +53,9 @@ __all__ = [
 
 HUMAN = L.HUMAN
 COMPUTER = L.COMPUTER
+
+#: The largest chip count the engine holds: its table rows are int64.
+MAX_CHIPS = 2**63 - 1
 
 
 class DrawAction(IntEnum):
@@ -105,8 +111,14 @@ class DrawConfig:
     flush_beats_full_house: bool = False
 
     def __post_init__(self) -> None:
-        if self.deck not in ("standard", "short", 52, 32):
-            raise ConfigError("deck", self.deck, "'standard' or 52, 'short' or 32")
+        # Integer fields are stored as Python ints (numpy integers accepted), so that
+        # the bounds below are computed without wrap-around and the config is JSON-able.
+        deck = self.deck
+        is_name = isinstance(deck, str) and deck in ("standard", "short")
+        if not is_name and as_int(deck) not in (52, 32):
+            raise ConfigError("deck", deck, "'standard' or 52, 'short' or 32")
+        if not isinstance(deck, str):
+            object.__setattr__(self, "deck", as_int(deck))
         for name, lo in (
             ("starting_money", 1),
             ("ante", 1),
@@ -114,9 +126,9 @@ class DrawConfig:
             ("max_raises", 0),
             ("item_value", 1),
         ):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-                raise ConfigError(name, v, f"an integer >= {lo}")
+            # starting_money and item_value: bounded below by the match's chip total.
+            big = name in ("starting_money", "item_value")
+            self._set_int(name, lo, None if big else MAX_CHIPS)
         if self.ante > self.starting_money:
             raise ConfigError(
                 "ante", self.ante, f"an integer <= starting_money ({self.starting_money})"
@@ -130,13 +142,49 @@ class DrawConfig:
             raise ConfigError(
                 "wardrobe", w, f"a tuple of at most {L.MAX_ITEMS} non-empty item names"
             )
+        # Chip counts are int64 (draw_layout): the largest sum a row holds is every chip
+        # of the match, both stakes plus the whole wardrobe (RULES.md "Everywhere").
+        items = len(w) * self.item_value
+        if 2 * self.starting_money + items > MAX_CHIPS:
+            most = (MAX_CHIPS - items) // 2
+            if most >= self.ante:
+                raise ConfigError(
+                    "starting_money",
+                    self.starting_money,
+                    f"an integer from {self.ante} to {most} (2 x starting_money + "
+                    f"{len(w)} items x item_value {self.item_value} must fit the engine's "
+                    f"64-bit chip counts, at most {MAX_CHIPS})",
+                )
+            raise ConfigError(
+                "item_value",
+                self.item_value,
+                f"an integer from 1 to {(MAX_CHIPS - 2 * self.starting_money) // len(w)} "
+                f"(2 x starting_money {self.starting_money} + {len(w)} items x item_value "
+                f"must fit the engine's 64-bit chip counts, at most {MAX_CHIPS})",
+            )
         r = self.buyback_reserve
-        if r is not None and (isinstance(r, bool) or not isinstance(r, int) or r < 0):
-            raise ConfigError("buyback_reserve", r, "None (2 x ante) or an integer >= 0")
+        if r is not None:
+            # The buy-back test adds item_value and the reserve (wardrobe.can_buy_back).
+            most = MAX_CHIPS - self.item_value
+            ri = as_int(r)
+            if ri is None or not 0 <= ri <= most:
+                raise ConfigError(
+                    "buyback_reserve", r, f"None (2 x ante) or an integer from 0 to {most}"
+                )
+            object.__setattr__(self, "buyback_reserve", ri)
         if not isinstance(self.flush_beats_full_house, bool):
             raise ConfigError(
                 "flush_beats_full_house", self.flush_beats_full_house, "True or False"
             )
+
+    def _set_int(self, name: str, lo: int, hi: int | None) -> None:
+        v = getattr(self, name)
+        i = as_int(v)
+        if i is None or i < lo or (hi is not None and i > hi):
+            raise ConfigError(
+                name, v, f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi}"
+            )
+        object.__setattr__(self, name, i)
 
     @property
     def deck_name(self) -> str:
@@ -180,10 +228,55 @@ class DrawConfig:
 
     @classmethod
     def from_json_dict(cls, d: dict[str, Any]) -> DrawConfig:
-        """Inverse of :meth:`to_json_dict`."""
+        """Inverse of :meth:`to_json_dict` (missing fields take their defaults).
+
+        Raises:
+            ConfigError: ``d`` is not a dict, has an unknown field, or a bad value.
+        """
+        names = [f.name for f in fields(cls)]
+        if not isinstance(d, dict):
+            raise ConfigError("config", d, f"a dict of the fields {names}")
+        for key in d:
+            if key not in names:
+                raise ConfigError(str(key), d[key], f"one of the fields {names}")
         d = dict(d)
-        d["wardrobe"] = tuple(d["wardrobe"])
+        if isinstance(d.get("wardrobe"), list):
+            d["wardrobe"] = tuple(d["wardrobe"])
         return cls(**d)
+
+
+#: The ``game`` and format ``version`` of :meth:`DrawGame.to_json`.
+HISTORY_GAME = "five_card_draw"
+HISTORY_VERSION = 2
+
+
+def _json_object(text: object) -> dict[str, Any]:
+    """The JSON object of a saved history, or a HistoryError."""
+    try:
+        d = json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, TypeError, RecursionError) as exc:
+        # ValueError: bad JSON or bad UTF-8; TypeError: neither str nor bytes.
+        raise HistoryError("text", f"not JSON ({exc}); allowed: what to_json wrote") from None
+    if not isinstance(d, dict):
+        raise HistoryError("text", f"a JSON {type(d).__name__}; allowed: a JSON object")
+    return d
+
+
+def _check_claims(claimed: object, actual: dict[str, Any]) -> None:
+    """Refuse a history whose ``result`` differs from what its replay gives."""
+    if not isinstance(claimed, dict):
+        raise HistoryError("result", f"{claimed!r}; allowed: an object of claims")
+    # The replay's claims as JSON gives them back (tuples become lists).
+    actual = json.loads(json.dumps(actual))
+    for key, value in actual.items():
+        if key not in claimed:
+            raise HistoryError(f"result.{key}", "missing")
+        if claimed[key] != value or type(claimed[key]) is not type(value):
+            raise HistoryError(
+                f"result.{key}",
+                f"the history claims {claimed[key]!r}, its replay gives {value!r} "
+                "(a tampered or truncated history)",
+            )
 
 
 def eval_tables(config: DrawConfig) -> Any:
@@ -264,6 +357,15 @@ class ActionRecord:
 
 
 _HOW = {L.HOW_DROP: "drop", L.HOW_SHOWDOWN: "showdown", L.HOW_ANTE: "ante"}
+_KINDS = frozenset(int(a) for a in DrawAction)
+
+
+def _seat(seat: object) -> int:
+    """``seat`` as 0 or 1, else an ArgumentError naming it."""
+    q = as_int(seat)
+    if q is None or q not in (HUMAN, COMPUTER):
+        raise ArgumentError("seat", seat, f"{HUMAN} (human) or {COMPUTER} (computer)")
+    return q
 
 
 class DrawGame:
@@ -281,9 +383,15 @@ class DrawGame:
         self, config: DrawConfig | None = None, seed: int = 0, buyback: str = "rule"
     ) -> None:
         self.config = config if config is not None else DrawConfig()
-        if buyback not in ("rule", "decide"):
+        if not isinstance(self.config, DrawConfig):
+            raise ConfigError("config", config, "a DrawConfig (or None for the defaults)")
+        if not isinstance(buyback, str) or buyback not in ("rule", "decide"):
             raise ConfigError("buyback", buyback, "'rule' or 'decide'")
-        self.seed = int(seed)
+        seed_int = as_int(seed)
+        if seed_int is None or seed_int < 0:
+            # numpy.random.default_rng takes any integer >= 0.
+            raise ConfigError("seed", seed, "an integer >= 0")
+        self.seed = seed_int
         self.buyback = buyback
         self.cfg = self.config.to_array(buyback_decide=buyback == "decide")
         self.tables = eval_tables(self.config)
@@ -351,12 +459,21 @@ class DrawGame:
         return wardrobe_state(self.state, self.config.wardrobe)
 
     def hand(self, seat: int) -> NDArray[np.int64]:
-        """The five cards of ``seat`` in slot order (DISCARD bit i replaces slot i)."""
-        return self.state[L.S_HANDS + 5 * seat : L.S_HANDS + 5 * seat + 5].copy()
+        """The five cards of ``seat`` in slot order (DISCARD bit i replaces slot i).
+
+        Raises:
+            ArgumentError: ``seat`` is not 0 (human) or 1 (computer).
+        """
+        q = _seat(seat)
+        return self.state[L.S_HANDS + 5 * q : L.S_HANDS + 5 * q + 5].copy()
 
     def cards_drawn(self, seat: int) -> int | None:
-        """Cards ``seat`` drew this hand (public), or None before it drew."""
-        n = int(self.state[L.S_DRAWN + seat])
+        """Cards ``seat`` drew this hand (public), or None before it drew.
+
+        Raises:
+            ArgumentError: ``seat`` is not 0 (human) or 1 (computer).
+        """
+        n = int(self.state[L.S_DRAWN + _seat(seat)])
         return None if n < 0 else n
 
     def chips_total(self) -> int:
@@ -381,21 +498,40 @@ class DrawGame:
         """Apply ``action`` (with ``amount`` for BET, RAISE, DISCARD) for the seat to act.
 
         Raises:
-            IllegalActionError: naming the action, the legal actions and the phase;
-                the game is unchanged.
+            IllegalActionError: naming the action, the legal actions (with amount
+                bounds) and the phase; the game is unchanged. Also for an action or an
+                amount that is not an integer (``7.9``, ``"10"``: no rounding) and
+                for an amount outside the 64-bit range.
         """
-        try:
-            a = DrawAction(int(action))
-        except ValueError:
+        kind = as_int(action)
+        if kind is None or kind not in _KINDS:
             raise IllegalActionError(
-                action, self._legal_text(), self.phase.name, "unknown action"
-            ) from None
+                action,
+                self._legal_text(),
+                self.phase.name,
+                f"unknown action: allowed a DrawAction or its integer 0..{len(_KINDS) - 1}",
+            )
+        a = DrawAction(kind)
+        amt = as_int(amount)
+        if amt is None:
+            raise IllegalActionError(
+                f"{a.name}({amount!r})",
+                self._legal_text(),
+                self.phase.name,
+                "the amount must be an integer number of chips (or a slot mask)",
+            )
         if self.is_over:
             raise IllegalActionError(a.name, "none", self.phase.name, "the match is over")
+        if not -MAX_CHIPS <= amt <= MAX_CHIPS:
+            # Bigger than any bound, and than the kernels' int64 arguments.
+            raise IllegalActionError(
+                f"{a.name}({amt})", self._legal_text(), self.phase.name, "amount out of bounds"
+            )
+        amount = amt
         s = self.state
         before = s.copy()
         self.rand.refill_if_low(s)
-        status = k.apply_action(s, self.cfg, self.tables, self.rand.buf, int(a), int(amount))
+        status = k.apply_action(s, self.cfg, self.tables, self.rand.buf, int(a), amt)
         if status != k.ST_OK:
             s[:] = before
             reason = "amount out of bounds" if status == k.ST_BAD_AMOUNT else "not legal now"
@@ -497,25 +633,112 @@ class DrawGame:
 
     # ----- save and replay -----------------------------------------------------
     def to_json(self) -> str:
-        """The match as JSON: config, seed, buy-back mode and every action applied."""
+        """The match as JSON: config, seed, buy-back mode, every action applied, and
+        what the match came to (``result``: phase, stacks, pot, bank, wardrobe, each
+        decided hand's winner), which :meth:`from_json` checks against its replay.
+
+        Format version 2 (``"version": 2``); version 1 files (no ``version`` and no
+        ``result``) still load, unchecked.
+        """
         return json.dumps(
             {
-                "game": "five_card_draw",
+                "game": HISTORY_GAME,
+                "version": HISTORY_VERSION,
                 "config": self.config.to_json_dict(),
                 "seed": self.seed,
                 "buyback": self.buyback,
                 # Automatic records (the default buy-back) are redone by the replay.
                 "actions": [[r.action.name, r.amount] for r in self.history if not r.automatic],
+                "result": self._claims(),
             }
         )
 
+    def _claims(self) -> dict[str, Any]:
+        # What a saved match says it came to: the replay must give the same.
+        w = self.wardrobe
+        return {
+            "phase": self.phase.name,
+            "hand_no": self.hand_no,
+            "to_act": self.to_act,
+            "stacks": list(self.stacks),
+            "pot": self.pot,
+            "bank": self.bank,
+            "match_winner": self.match_winner,
+            "wardrobe": {"worn": list(w.worn), "at_stake": list(w.at_stake), "lost": list(w.lost)},
+            "hands_won": [
+                [o.hand_no, o.winner, o.how, o.pot]
+                for o in (r.outcome for r in self.history)
+                if o is not None
+            ],
+        }
+
     @classmethod
-    def from_json(cls, text: str) -> DrawGame:
-        """Replay a match saved by :meth:`to_json` (same seed, same actions, same result)."""
-        d = json.loads(text)
-        game = cls(DrawConfig.from_json_dict(d["config"]), seed=d["seed"], buyback=d["buyback"])
-        for name, amount in d["actions"]:
-            game.act(DrawAction[name], amount)
+    def from_json(cls, text: str | bytes) -> DrawGame:
+        """Replay a match saved by :meth:`to_json` (same seed, same actions, same result).
+
+        Raises:
+            HistoryError: naming the field, for text that is not such a match: not
+                JSON, a missing or malformed field, another game's history, a config
+                or seed the game refuses, an action the rules refuse at that point
+                (``actions[i]``), or a ``result`` the replay does not give (a
+                tampered or truncated history). Nothing else escapes.
+        """
+        d = _json_object(text)
+        name = d.get("game")
+        if name != HISTORY_GAME:
+            raise HistoryError("game", f"{name!r}; allowed: {HISTORY_GAME!r} (five-card draw)")
+        version = d.get("version", 1)
+        if as_int(version) not in (1, HISTORY_VERSION):
+            raise HistoryError("version", f"{version!r}; allowed: 1 (no field) or 2")
+        for key in ("config", "seed", "buyback", "actions") + (
+            ("result",) if version == HISTORY_VERSION else ()
+        ):
+            if key not in d:
+                raise HistoryError(key, "missing")
+        conf = d["config"]
+        names = {f.name for f in fields(DrawConfig)}
+        if not isinstance(conf, dict):
+            raise HistoryError("config", f"{conf!r}; allowed: an object of DrawConfig fields")
+        missing = sorted(names - set(conf))
+        if missing:
+            raise HistoryError(
+                f"config.{missing[0]}", f"missing; the config has the fields {sorted(names)}"
+            )
+        try:
+            config = DrawConfig.from_json_dict(conf)
+        except ConfigError as exc:
+            raise HistoryError(f"config.{exc.field}", str(exc)) from None
+        seed = d["seed"]
+        if isinstance(seed, float):
+            raise HistoryError("seed", f"{seed!r}; allowed: an integer >= 0")
+        try:
+            game = cls(config, seed=seed, buyback=d["buyback"])
+        except ConfigError as exc:
+            raise HistoryError(exc.field, str(exc)) from None
+        actions = d["actions"]
+        if not isinstance(actions, list):
+            raise HistoryError("actions", f"{actions!r}; allowed: a list of [ACTION, amount]")
+        for i, item in enumerate(actions):
+            if (
+                not isinstance(item, list)
+                or len(item) != 2
+                or not isinstance(item[0], str)
+                or item[0] not in DrawAction.__members__
+                or as_int(item[1]) is None
+            ):
+                raise HistoryError(
+                    f"actions[{i}]",
+                    f"{item!r}; allowed: [ACTION, amount], ACTION one of "
+                    f"{list(DrawAction.__members__)}, amount an integer",
+                )
+            try:
+                game.act(DrawAction[item[0]], item[1])
+            except IllegalActionError as exc:
+                raise HistoryError(
+                    f"actions[{i}]", f"{item!r} refused at this point of the replay: {exc}"
+                ) from None
+        if version == HISTORY_VERSION:
+            _check_claims(d["result"], game._claims())
         return game
 
     def _legal_text(self) -> str:

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, fields
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
 from poker_env.cards import format_card, format_cards
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games.red_dog_kernels import (
     E_GAME_OVER,
     E_LEFT,
@@ -97,6 +97,8 @@ __all__ = [
     "ERR_KIND",
     "F_HAS_BET",
     "F_SEATED",
+    "HISTORY_GAME",
+    "HISTORY_VERSION",
     "I_AGENT",
     "I_ANTE",
     "I_BASE",
@@ -112,7 +114,9 @@ __all__ = [
     "I_TO_ACT",
     "KIND_BET",
     "KIND_FORFEIT",
+    "MAX_CHIPS",
     "MAX_HAND_SIZE",
+    "MAX_KEY",
     "MAX_PLAYERS",
     "OK",
     "PHASE_BET",
@@ -148,6 +152,15 @@ __all__ = [
 ]
 
 
+#: The largest chip count the engine holds: its chip arrays are int64.
+MAX_CHIPS = 2**63 - 1
+#: The largest random key: the kernels' random stream state is a uint64.
+MAX_KEY = 2**64 - 1
+#: The ``game`` and format ``version`` of :meth:`RedDogGame.to_json`.
+HISTORY_GAME = "red_dog"
+HISTORY_VERSION = 2
+
+
 class RedDogAction(IntEnum):
     """A player's choice on his turn (RULES.md §2)."""
 
@@ -174,23 +187,34 @@ class RedDogConfig:
     rounds: int | None = None
 
     def __post_init__(self) -> None:
-        def is_int(v: object) -> bool:
-            return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+        # Integer fields are stored as Python ints (numpy integers accepted): the
+        # bounds below are then computed without wrap-around, and the config is JSON-able.
+        def set_int(name: str, lo: int, hi: int | None, allowed: str) -> int:
+            v = getattr(self, name)
+            i = as_int(v)
+            if i is None or i < lo or (hi is not None and i > hi):
+                raise ConfigError(name, v, allowed)
+            object.__setattr__(self, name, i)
+            return i
 
-        if not is_int(self.num_players) or not 2 <= self.num_players <= MAX_PLAYERS:
-            raise ConfigError(
-                "num_players", self.num_players, f"an integer from 2 to {MAX_PLAYERS}"
+        n = set_int("num_players", 2, MAX_PLAYERS, f"an integer from 2 to {MAX_PLAYERS}")
+        ante = set_int("ante", 1, None, "an integer >= 1")
+        # Chips are int64 (red_dog_kernels): every chip of the table, num_players x
+        # starting_chips, is the largest count a stack or the pot can reach (RULES.md
+        # "Everywhere": chips only move between stacks and the pot).
+        most = MAX_CHIPS // n
+        set_int(
+            "starting_chips",
+            ante + 1,
+            most,
+            f"an integer from ante + 1 ({ante + 1}) to {most} (num_players {n} x "
+            f"starting_chips must fit the engine's 64-bit chip counts, at most {MAX_CHIPS})",
+        )
+        set_int("hand_size", 1, MAX_HAND_SIZE, f"an integer from 1 to {MAX_HAND_SIZE}")
+        if self.rounds is not None:
+            set_int(
+                "rounds", 1, MAX_CHIPS, f"None (one deal each) or an integer from 1 to {MAX_CHIPS}"
             )
-        if not is_int(self.ante) or self.ante < 1:
-            raise ConfigError("ante", self.ante, "an integer >= 1")
-        if not is_int(self.starting_chips) or self.starting_chips <= self.ante:
-            raise ConfigError(
-                "starting_chips", self.starting_chips, f"an integer > ante ({self.ante})"
-            )
-        if not is_int(self.hand_size) or not 1 <= self.hand_size <= MAX_HAND_SIZE:
-            raise ConfigError("hand_size", self.hand_size, f"an integer from 1 to {MAX_HAND_SIZE}")
-        if self.rounds is not None and (not is_int(self.rounds) or self.rounds < 1):
-            raise ConfigError("rounds", self.rounds, "None (one deal each) or an integer >= 1")
 
     @property
     def num_rounds(self) -> int:
@@ -309,13 +333,6 @@ Record = (
 )
 
 
-@dataclass
-class _Replay:
-    config: dict[str, Any]
-    key: int
-    actions: list[list[int]] = field(default_factory=list)
-
-
 class RedDogGame:
     """One table of Red Dog with a readable API and a hand history.
 
@@ -338,12 +355,18 @@ class RedDogGame:
         key: int | None = None,
     ) -> None:
         self.config = config if config is not None else RedDogConfig()
+        if not isinstance(self.config, RedDogConfig):
+            raise ConfigError("config", config, "a RedDogConfig (or None for the defaults)")
         if key is None:
             gen = rng if rng is not None else np.random.default_rng()
             if not isinstance(gen, np.random.Generator):
-                raise TypeError(f"rng must be a numpy.random.Generator, got {type(gen).__name__}")
+                raise ConfigError("rng", rng, "a numpy.random.Generator (or None)")
             key = int(gen.integers(0, 2**63, dtype=np.int64))
-        self.key = int(key)
+        k = as_int(key)
+        if k is None or not 0 <= k <= MAX_KEY:
+            # The key seeds the kernels' uint64 splitmix64 stream.
+            raise ConfigError("key", key, f"None or an integer from 0 to {MAX_KEY} (64 bits)")
+        self.key = k
         self.state = new_state(1)
         self.history: list[Record] = []
         self._actions: list[list[int]] = []
@@ -405,13 +428,28 @@ class RedDogGame:
         flags = self.state.flags[0]
         return tuple(s for s in range(self.config.num_players) if flags[s] & F_SEATED)
 
+    def _seat(self, seat: object) -> int:
+        q = as_int(seat)
+        if q is None or not 0 <= q < self.config.num_players:
+            raise ArgumentError("seat", seat, f"a seat from 0 to {self.config.num_players - 1}")
+        return q
+
     def has_bet(self, seat: int) -> bool:
-        """Whether ``seat`` has had his turn in this deal."""
-        return bool(self.state.flags[0, seat] & F_HAS_BET)
+        """Whether ``seat`` has had his turn in this deal.
+
+        Raises:
+            ArgumentError: ``seat`` is not a seat of the table.
+        """
+        return bool(self.state.flags[0, self._seat(seat)] & F_HAS_BET)
 
     def hand(self, seat: int) -> tuple[int, ...]:
-        """The cards ``seat`` holds in this deal (private to that seat)."""
-        return tuple(int(c) for c in self.state.hands[0, seat, : self.hand_size] if c >= 0)
+        """The cards ``seat`` holds in this deal (private to that seat).
+
+        Raises:
+            ArgumentError: ``seat`` is not a seat of the table.
+        """
+        q = self._seat(seat)
+        return tuple(int(c) for c in self.state.hands[0, q, : self.hand_size] if c >= 0)
 
     @property
     def turned_cards(self) -> tuple[int, ...]:
@@ -439,14 +477,35 @@ class RedDogGame:
         )
 
     def can_bet(self, amount: int) -> bool:
-        """Whether a bet of ``amount`` chips is legal now."""
-        return bool(check_action(self.state.ints, self.state.chips, 0, KIND_BET, int(amount)) == OK)
+        """Whether a bet of ``amount`` chips is legal now (any integer; False when out of bounds).
+
+        Raises:
+            IllegalActionError: ``amount`` is not an integer (``1.9``, ``"2"``).
+        """
+        amt = self._amount(RedDogAction.BET, amount)
+        if not 1 <= amt <= MAX_CHIPS:
+            return False
+        return bool(check_action(self.state.ints, self.state.chips, 0, KIND_BET, amt) == OK)
+
+    def _amount(self, kind: RedDogAction, amount: object) -> int:
+        """``amount`` as an int, or an IllegalActionError naming it (no rounding)."""
+        amt = as_int(amount)
+        if amt is None:
+            raise IllegalActionError(
+                f"{kind.name} {amount!r}",
+                self.legal_actions(),
+                self.phase,
+                "the amount must be an integer number of chips",
+            )
+        return amt
 
     def win_probability(self, seat: int | None = None) -> float:
-        """Exact chance that ``seat``'s hand (default: the seat to act) beats the next turned card."""
-        s = self.to_act if seat is None else int(seat)
-        if not 0 <= s < self.config.num_players:
-            raise ValueError(f"seat must be 0..{self.config.num_players - 1}, got {s}")
+        """Exact chance that ``seat``'s hand (default: the seat to act) beats the next turned card.
+
+        Raises:
+            ArgumentError: ``seat`` is not a seat of the table (or no one is to act).
+        """
+        s = self._seat(self.to_act if seat is None else seat)
         st = self.state
         return float(win_probability_kernel(st.ints, st.hands, st.public, 0, s))
 
@@ -468,16 +527,27 @@ class RedDogGame:
 
         Raises:
             IllegalActionError: naming the action, the legal actions and the phase;
-                the game is unchanged.
+                the game is unchanged. Also for an action or an amount that is not an
+                integer (``1.9``, ``"2"``: no rounding) and an amount beyond 64 bits.
         """
-        try:
-            kind = RedDogAction(int(action))
-        except ValueError:
+        k = as_int(action)
+        if k is None or k not in (RedDogAction.FORFEIT, RedDogAction.BET):
             raise IllegalActionError(
-                action, self.legal_actions(), self.phase, "unknown action"
-            ) from None
+                action,
+                self.legal_actions(),
+                self.phase,
+                "unknown action: allowed RedDogAction.FORFEIT (0) or BET (1)",
+            )
+        kind = RedDogAction(k)
+        amount = self._amount(kind, amount)
+        if kind == RedDogAction.FORFEIT:
+            amount = 1  # RULES.md §2: a forfeit is one chip, whatever amount was passed
         st = self.state
-        status = check_action(st.ints, st.chips, 0, int(kind), int(amount))
+        # An amount beyond int64 is out of bounds (and would not reach the kernel).
+        fits = -MAX_CHIPS <= amount <= MAX_CHIPS
+        status = check_action(st.ints, st.chips, 0, int(kind), amount if fits else 0)
+        if status == OK and not fits and kind == RedDogAction.BET:
+            status = ERR_AMOUNT
         if status != OK:
             reason = {
                 ERR_GAME_OVER: "the game is over",
@@ -541,16 +611,113 @@ class RedDogGame:
 
     # ---- save and replay
     def to_json(self) -> str:
-        """The game as JSON: config, random key and the actions taken."""
-        return json.dumps(asdict(_Replay(asdict(self.config), self.key, list(self._actions))))
+        """The game as JSON: config, random key, the actions taken, and what the game
+        came to (``result``: phase, chips, pot, deals, seats, winners), which
+        :meth:`from_json` checks against its replay.
+
+        Format version 2 (``"game": "red_dog", "version": 2``); version 1 files (no
+        ``version``, no ``result``) still load, unchecked.
+        """
+        return json.dumps(
+            {
+                "game": HISTORY_GAME,
+                "version": HISTORY_VERSION,
+                "config": asdict(self.config),
+                "key": self.key,
+                "actions": list(self._actions),
+                "result": self._claims(),
+            }
+        )
+
+    def _claims(self) -> dict[str, Any]:
+        # What a saved game says it came to: the replay must give the same.
+        return {
+            "phase": self.phase,
+            "deals_done": self.deals_done,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "pot": self.pot,
+            "chips": list(self.chips),
+            "seated": list(self.seated),
+            "winners": list(self.winners) if self.is_over else None,
+        }
 
     @classmethod
-    def from_json(cls, text: str) -> RedDogGame:
-        """Replay a game saved by :meth:`to_json` (same records, same chips)."""
-        data = json.loads(text)
-        game = cls(RedDogConfig(**data["config"]), key=int(data["key"]))
-        for kind, amount in data["actions"]:
-            game.act(kind, amount)
+    def from_json(cls, text: str | bytes) -> RedDogGame:
+        """Replay a game saved by :meth:`to_json` (same records, same chips).
+
+        Raises:
+            HistoryError: naming the field, for text that is not such a game: not
+                JSON, a missing or malformed field, another game's history, a config
+                or key the game refuses, an action the rules refuse at that point
+                (``actions[i]``), or a ``result`` the replay does not give (a
+                tampered or truncated history). Nothing else escapes.
+        """
+        try:
+            data = json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            # ValueError: bad JSON or bad UTF-8; TypeError: neither str nor bytes.
+            raise HistoryError("text", f"not JSON ({exc}); allowed: what to_json wrote") from None
+        if not isinstance(data, dict):
+            raise HistoryError("text", f"a JSON {type(data).__name__}; allowed: a JSON object")
+        version = data.get("version", 1)
+        if as_int(version) not in (1, HISTORY_VERSION):
+            raise HistoryError("version", f"{version!r}; allowed: 1 (no field) or 2")
+        # Version 1 files carry no "game"; a file that names one must name this game.
+        name = data.get("game", HISTORY_GAME if version == 1 else None)
+        if name != HISTORY_GAME:
+            raise HistoryError("game", f"{name!r}; allowed: {HISTORY_GAME!r}")
+        for key in ("config", "key", "actions") + (("result",) if version != 1 else ()):
+            if key not in data:
+                raise HistoryError(key, "missing")
+        conf = data["config"]
+        names = [f.name for f in fields(RedDogConfig)]
+        if not isinstance(conf, dict):
+            raise HistoryError("config", f"{conf!r}; allowed: an object with the fields {names}")
+        for key in names:
+            if key not in conf:
+                raise HistoryError(f"config.{key}", f"missing; the config has the fields {names}")
+        for key in conf:
+            if key not in names:
+                raise HistoryError(f"config.{key}", f"unknown; allowed: the fields {names}")
+        try:
+            config = RedDogConfig(**conf)
+        except ConfigError as exc:
+            raise HistoryError(f"config.{exc.field}", str(exc)) from None
+        if isinstance(data["key"], float):
+            raise HistoryError("key", f"{data['key']!r}; allowed: an integer from 0 to {MAX_KEY}")
+        try:
+            game = cls(config, key=data["key"])
+        except ConfigError as exc:
+            raise HistoryError(exc.field, str(exc)) from None
+        actions = data["actions"]
+        if not isinstance(actions, list):
+            raise HistoryError("actions", f"{actions!r}; allowed: a list of [kind, amount]")
+        for i, item in enumerate(actions):
+            if not isinstance(item, list) or len(item) != 2:
+                raise HistoryError(
+                    f"actions[{i}]", f"{item!r}; allowed: [kind, amount], kind 0 or 1"
+                )
+            try:
+                game.act(item[0], item[1])
+            except IllegalActionError as exc:
+                raise HistoryError(
+                    f"actions[{i}]", f"{item!r} refused at this point of the replay: {exc}"
+                ) from None
+        if version != 1:
+            claimed = data["result"]
+            if not isinstance(claimed, dict):
+                raise HistoryError("result", f"{claimed!r}; allowed: an object of claims")
+            actual = json.loads(json.dumps(game._claims()))
+            for key, value in actual.items():
+                if key not in claimed:
+                    raise HistoryError(f"result.{key}", "missing")
+                if claimed[key] != value or type(claimed[key]) is not type(value):
+                    raise HistoryError(
+                        f"result.{key}",
+                        f"the history claims {claimed[key]!r}, its replay gives {value!r} "
+                        "(a tampered or truncated history)",
+                    )
         return game
 
     def describe(self) -> str:

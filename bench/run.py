@@ -22,7 +22,7 @@ os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
 
 from bench.common import machine_line
 
-SUITES = ["evaluator", "draw", "red_dog", "holdem", "peers"]
+SUITES = ["evaluator", "draw", "red_dog", "holdem", "peers", "training"]
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,290 @@
+"""Head-to-head evaluation: a mean per hand with a 95% interval, from duplicate deals.
+
+How a match is played (:func:`head_to_head`):
+
+- ``num_tables`` tables of the game's batched env, table ``i`` seeded
+  ``seed + i``; policy A in one seat, policy B in every other seat, both acting
+  for all tables at once (``act_batch``).
+- **Duplicate deals**: the same tables with the same seeds are played once per
+  seat of the table with A moved to that seat (heads-up: each deal twice with the
+  seats swapped; 6-max: six times, seats rotated). The deals depend on the
+  table's seed only (the envs draw a fixed amount of randomness per hand, and
+  policies draw from their own Generators), so the luck of the cards cancels
+  between the passes.
+- Each table plays ``episodes_per_table`` episodes per pass; the unit of the
+  statistics is the table (its passes together), so the interval is an honest
+  one over independent units: mean ± 1.96 · sd / √tables.
+- The figure is A's mean reward per hand: per episode in draw (a pot) and
+  Hold'em (a hand; reported as big blinds per 100 hands), per decision in Red Dog
+  (a bet against the turned card), in the env's reward unit (antes, bb).
+- Stopping rule: rounds of fresh tables until the interval is narrower than
+  ``target_width`` or ``hands`` are spent.
+
+Hold'em note: ``Holdem-v0`` deals again a hand that ends before the agent's first
+decision (a walk in the big blind), so the hands counted are those in which A
+acted; B's walks against A are left out the same way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.games import GameSpec, get_game
+from poker_env.errors import ConfigError
+from poker_env.policy import BatchPolicy
+
+__all__ = [
+    "MatchResult",
+    "evaluate_against_baselines",
+    "head_to_head",
+    "results_table",
+    "round_robin",
+]
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A's result against B: mean per hand, its 95% interval, how many hands.
+
+    ``mean``, ``ci_low``, ``ci_high`` are in ``unit`` per hand (bb/100 for Hold'em);
+    ``hands`` counts A's hands over every pass; ``tables`` the independent units.
+    """
+
+    policy: str
+    opponent: str
+    game: str
+    mean: float
+    ci_low: float
+    ci_high: float
+    hands: int
+    tables: int
+    unit: str
+
+    @property
+    def half_width(self) -> float:
+        return (self.ci_high - self.ci_low) / 2
+
+    def __str__(self) -> str:
+        return (
+            f"{self.policy} vs {self.opponent}: {self.mean:+.3f} ± {self.half_width:.3f} "
+            f"{self.unit} ({self.hands:,} hands)"
+        )
+
+
+def _per_decision(spec: GameSpec) -> bool:
+    return spec.name == "red-dog"
+
+
+def _play_pass(
+    spec: GameSpec,
+    options: Mapping[str, Any],
+    a: BatchPolicy,
+    b: BatchPolicy,
+    seat: int,
+    num_tables: int,
+    waves: int,
+    seed: int,
+    max_steps: int,
+) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """A in ``seat`` of every table, B elsewhere: per table, A's summed reward and the
+    hands it counts over ``waves`` episodes, each started by a seeded reset (wave
+    ``w`` seeds table ``i`` with ``seed + w * num_tables + i``)."""
+    env = spec.make_vector(num_tables, options, opponent=b, seat=seat)
+    per_decision = _per_decision(spec)
+    total = np.zeros(num_tables)
+    hands = np.zeros(num_tables, np.int64)
+    try:
+        for w in range(waves):
+            obs, info = env.reset(seed=seed + w * num_tables)
+            masks = info["action_mask"]
+            active = np.ones(num_tables, np.bool_)
+            for _ in range(max_steps):
+                acts = np.asarray(a.act_batch(obs, masks), np.int64)
+                obs, rew, term, trunc, info = env.step(acts)
+                masks = info["action_mask"]
+                total += np.where(active, rew, 0.0)
+                ended = term | trunc
+                hands += active if per_decision else active & ended
+                active &= ~ended
+                if not active.any():
+                    break
+            else:
+                raise RuntimeError(f"{spec.name}: an episode did not end within {max_steps} steps")
+        return total, hands
+    finally:
+        env.close()
+
+
+def head_to_head(
+    a: BatchPolicy,
+    b: BatchPolicy,
+    *,
+    game: str,
+    options: Mapping[str, Any] | None = None,
+    hands: int = 100_000,
+    seed: int = 0,
+    num_tables: int = 1024,
+    episodes_per_table: int = 16,
+    duplicate: bool = True,
+    target_width: float | None = None,
+    names: tuple[str, str] = ("A", "B"),
+) -> MatchResult:
+    """Play ``a`` against ``b`` and return A's mean per hand with a 95% interval.
+
+    Args:
+        a, b: the policies (``BatchPolicy``: exported policies, baselines, ...).
+        game: a name of :data:`agents.games.GAMES`; ``options`` its env options.
+        hands: the budget of A's hands (all passes together); play stops at the end of
+            the round that spends it.
+        seed: table ``i`` of round ``r`` is seeded ``seed + r * num_tables + i``.
+        num_tables, episodes_per_table: the size of a round (per pass).
+        duplicate: play every deal from every seat (False: A in seat 0 only).
+        target_width: stop once the interval's full width is below this (in the
+            reported unit); None: play the whole budget.
+        names: how A and B are named in the result.
+    """
+    spec = get_game(game)
+    opts = spec.options(options)
+    for name, v in (
+        ("hands", hands),
+        ("num_tables", num_tables),
+        ("episodes_per_table", episodes_per_table),
+    ):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise ConfigError(name, v, "an integer >= 1")
+    seats = list(range(spec.num_seats(opts))) if duplicate else [0]
+    scale = 100.0 if spec.unit == "bb" else 1.0
+    unit = (
+        "bb/100"
+        if spec.unit == "bb"
+        else f"{spec.unit}/{'decision' if _per_decision(spec) else 'hand'}"
+    )
+    max_steps = 100_000
+    sums: list[NDArray[np.float64]] = []
+    counts: list[NDArray[np.int64]] = []
+    played = 0
+    r = 0
+    while True:
+        s = seed + r * num_tables * episodes_per_table
+        tot = np.zeros(num_tables)
+        cnt = np.zeros(num_tables, np.int64)
+        for seat in seats:
+            t, h = _play_pass(spec, opts, a, b, seat, num_tables, episodes_per_table, s, max_steps)
+            tot += t
+            cnt += h
+        sums.append(tot)
+        counts.append(cnt)
+        played += int(cnt.sum())
+        r += 1
+        mean, half = _ratio_interval(np.concatenate(sums), np.concatenate(counts))
+        if played >= hands or (target_width is not None and 2 * half * scale < target_width):
+            break
+    n_tables = num_tables * r
+    return MatchResult(
+        policy=names[0],
+        opponent=names[1],
+        game=game + "".join(f" {k}={v}" for k, v in opts.items() if v != spec.defaults[k]),
+        mean=mean * scale,
+        ci_low=(mean - half) * scale,
+        ci_high=(mean + half) * scale,
+        hands=played,
+        tables=n_tables,
+        unit=unit,
+    )
+
+
+def _ratio_interval(totals: NDArray[np.float64], counts: NDArray[np.int64]) -> tuple[float, float]:
+    """Mean per hand (sum / count over tables) and its 95% half-width (delta method
+    for a ratio of per-table sums; tables are the independent units)."""
+    n = totals.size
+    c = counts.astype(np.float64)
+    mean = float(totals.sum() / c.sum())
+    if n < 2:
+        return mean, math.inf
+    resid = totals - mean * c
+    se = math.sqrt(float(resid.var(ddof=1)) * n) / float(c.sum())
+    return mean, Z95 * se
+
+
+def evaluate_against_baselines(
+    policy: BatchPolicy,
+    game: str,
+    options: Mapping[str, Any] | None = None,
+    *,
+    hands: int = 20_000,
+    seed: int = 0,
+    name: str = "policy",
+    kinds: Sequence[str] = ("random", "call", "heuristic"),
+) -> list[MatchResult]:
+    """``policy`` against each of the game's baselines (duplicate deals)."""
+    from agents import baselines
+
+    spec = get_game(game)
+    opts = spec.options(options)
+    out = []
+    for k, kind in enumerate(kinds):
+        b = baselines.make_baseline(game, kind, seed=seed + 1000 + k, **opts)
+        tables = max(16, min(1024, hands // (16 * spec.num_seats(opts))))
+        out.append(
+            head_to_head(
+                policy,
+                b,
+                game=game,
+                options=opts,
+                hands=hands,
+                seed=seed,
+                num_tables=tables,
+                names=(name, kind),
+            )
+        )
+    return out
+
+
+def round_robin(
+    policies: Mapping[str, BatchPolicy],
+    *,
+    game: str,
+    options: Mapping[str, Any] | None = None,
+    hands: int = 20_000,
+    seed: int = 0,
+    num_tables: int = 1024,
+) -> list[MatchResult]:
+    """Every pair of ``policies`` (each pair once, the first named as A)."""
+    names = list(policies)
+    out = []
+    for i, x in enumerate(names):
+        for y in names[i + 1 :]:
+            out.append(
+                head_to_head(
+                    policies[x],
+                    policies[y],
+                    game=game,
+                    options=options,
+                    hands=hands,
+                    seed=seed,
+                    num_tables=num_tables,
+                    names=(x, y),
+                )
+            )
+    return out
+
+
+def results_table(results: Sequence[MatchResult], title: str = "") -> str:
+    """A markdown table of results (what scripts print and docs copy)."""
+    lines = [f"### {title}", ""] if title else []
+    lines.append("| policy | opponent | game | mean | 95% interval | hands |")
+    lines.append("|---|---|---|---:|---|---:|")
+    for r in results:
+        lines.append(
+            f"| {r.policy} | {r.opponent} | {r.game} | {r.mean:+.3f} {r.unit} | "
+            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}] | {r.hands:,} |"
+        )
+    return "\n".join(lines)

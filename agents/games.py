@@ -1,0 +1,189 @@
+"""The games an agent can be trained for, by name: env ids, options, env builders.
+
+One :class:`GameSpec` per trainable seat. Training, evaluation, export and the
+computer opponent look games up here, so a game's env options are spelled once:
+
+| name | env id | the agent plays |
+|---|---|---|
+| ``draw`` | ``poker_env/FiveCardDraw-v0`` | one pot of heads-up five-card draw (seat 0) |
+| ``draw-match`` | ``poker_env/DrawMatch-v0`` | the computer seat of a whole match (bets, draws, buy-backs) |
+| ``red-dog`` | ``poker_env/RedDog-v0`` | one seat of a Red Dog table |
+| ``holdem`` | ``poker_env/Holdem-v0`` | one seat of a Hold'em table (``num_players`` 2..10) |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+
+from poker_env.errors import ConfigError
+from poker_env.policy import BatchPolicy, Policy
+
+__all__ = ["GAMES", "GameSpec", "get_game"]
+
+
+VectorBuilder = Callable[
+    [int, Mapping[str, Any], BatchPolicy | None, int, int | None], gym.vector.VectorEnv
+]
+
+
+def _draw_vector(
+    num_envs: int,
+    options: Mapping[str, Any],
+    opponent: BatchPolicy | None,
+    num_threads: int,
+    seat: int | None,
+) -> gym.vector.VectorEnv:
+    from poker_env.vector.draw import DrawVectorEnv
+
+    return DrawVectorEnv(
+        num_envs,
+        agent_seat=0 if seat is None else seat,
+        opponent=opponent,
+        num_threads=num_threads,
+        copy=False,
+        **dict(options),
+    )
+
+
+def _red_dog_vector(
+    num_envs: int,
+    options: Mapping[str, Any],
+    opponent: BatchPolicy | None,
+    num_threads: int,
+    seat: int | None,
+) -> gym.vector.VectorEnv:
+    from poker_env.vector.red_dog import RedDogVectorEnv
+
+    opts = dict(options)
+    # The learner's opponents are the policy given, not the env's default random share.
+    opts.setdefault("opponent_random_share", 0.0 if opponent is not None else 0.2)
+    return RedDogVectorEnv(
+        num_envs,
+        agent_seat=seat,
+        opponents=opponent,
+        num_threads=num_threads if opponent is None else None,
+        **opts,
+    )
+
+
+def _holdem_vector(
+    num_envs: int,
+    options: Mapping[str, Any],
+    opponent: BatchPolicy | None,
+    num_threads: int,
+    seat: int | None,
+) -> gym.vector.VectorEnv:
+    from poker_env.vector.holdem import HoldemVectorEnv
+
+    return HoldemVectorEnv(
+        num_envs, seat=seat, opponent=opponent, num_threads=num_threads, **dict(options)
+    )
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One trainable seat of one game.
+
+    Attributes:
+        name: the short name used on the command line.
+        env_id: the Gymnasium id of the single env.
+        defaults: the env options (those that change the spaces or the game) and
+            their defaults; only these may be set.
+        unit: what one unit of reward is (for evaluation tables).
+        single_kwargs: extra keywords for the single env (e.g. the agent's seat).
+        vector: builds the batched env, or None where none exists yet.
+    """
+
+    name: str
+    env_id: str
+    defaults: Mapping[str, Any]
+    unit: str
+    single_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    vector: VectorBuilder | None = None
+
+    def options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The defaults updated with ``given``; an unknown option is a ConfigError."""
+        opts = dict(self.defaults)
+        for k, v in (given or {}).items():
+            if k not in self.defaults:
+                raise ConfigError(f"{self.name} option", k, f"one of {sorted(self.defaults)}")
+            opts[k] = v
+        return opts
+
+    def make_env(
+        self,
+        options: Mapping[str, Any] | None = None,
+        opponent: Policy | None = None,
+        **kwargs: Any,
+    ) -> gym.Env[Any, Any]:
+        """The single Gymnasium env (unwrapped: no passive checker, no order enforcing)."""
+        import poker_env  # noqa: F401  (registers the ids)
+
+        kw = {**self.single_kwargs, **self.options(options), **kwargs}
+        if opponent is not None:
+            kw["opponents" if self.name == "red-dog" else "opponent"] = opponent
+        return gym.make(self.env_id, disable_env_checker=True, **kw).unwrapped
+
+    def num_seats(self, options: Mapping[str, Any] | None = None) -> int:
+        """Seats at a table of this game with these options."""
+        return int(self.options(options).get("num_players", 2))
+
+    def make_vector(
+        self,
+        num_envs: int,
+        options: Mapping[str, Any] | None = None,
+        opponent: BatchPolicy | None = None,
+        num_threads: int = 1,
+        seat: int | None = None,
+    ) -> gym.vector.VectorEnv:
+        """The batched env of ``num_envs`` tables, the other seats played by ``opponent``
+        (None: uniformly random legal actions inside the compiled step); the agent in
+        ``seat`` (None: the env's default: seat 0 in draw, a random seat per episode in
+        Red Dog and Hold'em)."""
+        if self.vector is None:
+            raise ConfigError("game", self.name, "a game with a batched env")
+        return self.vector(num_envs, self.options(options), opponent, num_threads, seat)
+
+
+GAMES: dict[str, GameSpec] = {
+    "draw": GameSpec(
+        name="draw",
+        env_id="poker_env/FiveCardDraw-v0",
+        defaults={"deck": 52},
+        unit="antes",
+        vector=_draw_vector,
+    ),
+    "draw-match": GameSpec(
+        name="draw-match",
+        env_id="poker_env/DrawMatch-v0",
+        defaults={"deck": 52},
+        unit="antes",
+        single_kwargs={"agent_seat": "computer"},
+    ),
+    "red-dog": GameSpec(
+        name="red-dog",
+        env_id="poker_env/RedDog-v0",
+        defaults={"num_players": 4},
+        unit="chips",
+        vector=_red_dog_vector,
+    ),
+    "holdem": GameSpec(
+        name="holdem",
+        env_id="poker_env/Holdem-v0",
+        defaults={"num_players": 2},
+        unit="bb",
+        vector=_holdem_vector,
+    ),
+}
+
+
+def get_game(name: str) -> GameSpec:
+    """The spec of game ``name``; an unknown name is a ConfigError listing the known."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise ConfigError("game", name, f"one of {sorted(GAMES)}") from None

@@ -1,0 +1,202 @@
+"""Stable-Baselines3 over the batched envs: a ``VecEnv`` adapter and its helpers.
+
+SB3's own ``DummyVecEnv`` steps one Python env per table. :class:`PokerVecEnv` steps
+one or more :mod:`poker_env.vector` envs instead (N tables in one compiled call
+each) and hands SB3 what it reads:
+
+- observations (float32, a fresh array each step: SB3 stores the previous one
+  after the step);
+- batched masks through ``env_method("action_masks")`` (the call sb3-contrib's
+  ``MaskablePPO`` makes every step), already an (N, A) array;
+- ``infos[i]["terminal_observation"]`` where a table's episode ended (the vector
+  envs reset it in the same step), ``"TimeLimit.truncated"`` where it was
+  truncated, and ``infos[i]["episode"] = {"r", "l", "t"}`` episode statistics (what
+  SB3's ``VecMonitor`` would add, counted here without a wrapper).
+
+Several vector envs (sub-batches) may be joined: they must share their spaces.
+Training uses that to give each sub-batch its own opponent from a pool
+(:mod:`agents.selfplay`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from numpy.typing import NDArray
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+from poker_env.errors import ConfigError
+
+__all__ = ["PokerVecEnv", "fast_torch_settings"]
+
+
+def fast_torch_settings(num_threads: int | None = 1) -> None:
+    """The torch settings measured fastest for MaskablePPO on small MLPs here.
+
+    - ``torch.distributions`` argument validation off: sb3-contrib's masked
+      categorical distribution validates its logits on every construction (several
+      per minibatch), which a profile put near a tenth of training time; the masks
+      it receives come from the env and are checked there.
+    - ``num_threads`` torch threads (1: small MLPs gain nothing from more, and the
+      batched env steps on its own threads).
+    """
+    import torch
+
+    torch.distributions.Distribution.set_default_validate_args(False)
+    if num_threads is not None:
+        torch.set_num_threads(num_threads)
+
+
+class PokerVecEnv(VecEnv):
+    """An SB3 ``VecEnv`` over one or more ``poker_env.vector`` envs.
+
+    Args:
+        envs: batched envs with equal single observation and action spaces
+            (``DrawVectorEnv``, ``RedDogVectorEnv``, ``HoldemVectorEnv``); their tables
+            are numbered in order, sub-env after sub-env.
+        seed: the seed of the first reset (table ``i`` of the whole batch gets
+            ``seed + i``); ``VecEnv.seed()`` sets it for the next reset as SB3 does.
+    """
+
+    def __init__(self, envs: Sequence[gym.vector.VectorEnv], seed: int | None = None) -> None:
+        envs = list(envs)
+        if not envs:
+            raise ConfigError("envs", envs, "one or more poker_env.vector envs")
+        obs_space = envs[0].single_observation_space
+        act_space = envs[0].single_action_space
+        for k, e in enumerate(envs):
+            if not hasattr(e, "action_masks"):
+                raise ConfigError(
+                    f"envs[{k}]", type(e).__name__, "a vector env with action_masks()"
+                )
+            if e.single_observation_space != obs_space or e.single_action_space != act_space:
+                raise ConfigError(f"envs[{k}]", type(e).__name__, "the spaces of envs[0]")
+        if not isinstance(act_space, gym.spaces.Discrete):
+            raise ConfigError("envs", act_space, "a Discrete action space")
+        self.envs = envs
+        sizes = [int(e.num_envs) for e in envs]
+        bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        self._slices = [slice(int(bounds[k]), int(bounds[k + 1])) for k in range(len(envs))]
+        n = int(bounds[-1])
+        self.render_mode: str | None = None
+        super().__init__(n, obs_space, act_space)
+        self._first_seed = seed
+        self._actions = np.zeros(n, np.int64)
+        self._masks = np.zeros((n, int(act_space.n)), np.int8)
+        self._ep_return = np.zeros(n, np.float64)
+        self._ep_length = np.zeros(n, np.int64)
+        self._t0 = time.time()
+        self._was_reset = False
+
+    # ----- the VecEnv API ------------------------------------------------------
+    def reset(self) -> NDArray[np.float32]:
+        seeds = self._seeds
+        if all(s is None for s in seeds) and self._first_seed is not None and not self._was_reset:
+            seeds = [self._first_seed + i for i in range(self.num_envs)]
+        parts = []
+        for e, sl in zip(self.envs, self._slices, strict=True):
+            s = seeds[sl.start]
+            obs, info = e.reset(seed=None if s is None else int(s))
+            parts.append(np.asarray(obs, np.float32))
+            self._masks[sl] = info["action_mask"]
+        self._reset_seeds()
+        self._reset_options()
+        self._ep_return[:] = 0.0
+        self._ep_length[:] = 0
+        self._was_reset = True
+        return np.concatenate(parts)
+
+    def step_async(self, actions: NDArray[Any]) -> None:
+        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        n = self.num_envs
+        obs = np.empty((n, *self.observation_space.shape), np.float32)  # type: ignore[misc]
+        rewards = np.empty(n, np.float32)
+        terms = np.empty(n, np.bool_)
+        truncs = np.empty(n, np.bool_)
+        finals: list[tuple[slice, NDArray[Any], NDArray[np.bool_]]] = []
+        for e, sl in zip(self.envs, self._slices, strict=True):
+            o, r, te, tr, info = e.step(self._actions[sl])
+            obs[sl] = o
+            rewards[sl] = r
+            terms[sl] = te
+            truncs[sl] = tr
+            self._masks[sl] = info["action_mask"]
+            if "final_obs" in info:
+                finals.append((sl, info["final_obs"], info["_final_obs"]))
+        dones = terms | truncs
+        self._ep_return += rewards
+        self._ep_length += 1
+        infos: list[dict[str, Any]] = [{} for _ in range(n)]
+        if dones.any():
+            final_obs = np.array(obs)  # tables whose final obs the env did not give: none
+            for sl, fo, has in finals:
+                rows = np.flatnonzero(has)
+                final_obs[sl.start + rows] = fo[rows]
+            elapsed = round(time.time() - self._t0, 6)
+            for i in np.flatnonzero(dones).tolist():
+                infos[i] = {
+                    "terminal_observation": final_obs[i],
+                    "TimeLimit.truncated": bool(truncs[i] and not terms[i]),
+                    "episode": {
+                        "r": float(self._ep_return[i]),
+                        "l": int(self._ep_length[i]),
+                        "t": elapsed,
+                    },
+                }
+            self._ep_return[dones] = 0.0
+            self._ep_length[dones] = 0
+        return obs, rewards, dones, infos
+
+    def action_masks(self) -> NDArray[np.int8]:
+        """(N, A) int8: every table's legal actions now."""
+        return self._masks.copy()
+
+    def close(self) -> None:
+        for e in self.envs:
+            e.close()
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        value = getattr(self, attr_name)
+        return [value for _ in self._get_indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self,
+        method_name: str,
+        *method_args: Any,
+        indices: VecEnvIndices = None,
+        **method_kwargs: Any,
+    ) -> Any:
+        if method_name == "action_masks":
+            # One (N, A) array: np.stack in sb3-contrib's get_action_masks keeps it.
+            masks = (
+                self._masks if indices is None else self._masks[list(self._get_indices(indices))]
+            )
+            return masks.copy()
+        method: Callable[..., Any] = getattr(self, method_name)
+        return [method(*method_args, **method_kwargs) for _ in self._get_indices(indices)]
+
+    def env_is_wrapped(
+        self, wrapper_class: type[gym.Wrapper[Any, Any, Any, Any]], indices: VecEnvIndices = None
+    ) -> list[bool]:
+        # Episode statistics are added here; no gymnasium wrapper sits on the tables.
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[NDArray[Any] | None]:
+        return [None for _ in range(self.num_envs)]
+
+    def _get_indices(self, indices: VecEnvIndices) -> Iterable[int]:
+        if indices is None:
+            return range(self.num_envs)
+        if isinstance(indices, int):
+            return [indices]
+        return indices

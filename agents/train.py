@@ -1,0 +1,506 @@
+"""Training with sb3-contrib's MaskablePPO over the batched envs.
+
+``scripts/train.py GAME [options]`` is a thin front end over :func:`train`. A run
+lives in one folder::
+
+    RUN/config.toml        the resolved configuration (what --resume reads)
+    RUN/checkpoints/       step_<n>.zip every checkpoint_every steps (+ step_<n>.json:
+                           the opponent mix's state and the pool's snapshot names)
+    RUN/pool/              snapshots of the learner, exported (.npz + manifest)
+    RUN/tb/                TensorBoard logs (losses, episode reward, returns by
+                           opponent kind, evaluations with their intervals)
+    RUN/model.zip          the final SB3 model
+    RUN/policy.npz         the final policy, exported (numpy runtime)
+    RUN/eval.json          the final evaluation against the baselines
+
+Self-play: the tables are split into ``num_groups`` groups, each a vector env whose
+opponent seats an :class:`~agents.selfplay.OpponentSlot` plays; at every rollout
+start each slot draws from the opponent mix (baselines and past snapshots).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.games import GameSpec, get_game
+from agents.selfplay import OPPONENT_KINDS, OpponentMix, OpponentSlot, SnapshotPool
+from poker_env.errors import ConfigError
+from poker_env.policy import BatchPolicy
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+__all__ = ["TrainConfig", "load_config", "train"]
+
+ACTIVATIONS = ("tanh", "relu")
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainConfig:
+    """Everything a training run needs; validated on construction.
+
+    Attributes:
+        game: a name of :data:`agents.games.GAMES`.
+        options: env options of that game (e.g. ``{"num_players": 6}``).
+        timesteps: agent steps to train in all.
+        seed: seeds the tables, the opponents' draws and torch.
+        num_tables: tables stepped per call (the VecEnv's size).
+        num_groups: groups of tables with their own opponent (divides num_tables).
+        opponents: kind -> weight; kinds ``random``, ``call``, ``heuristic``, ``pool``.
+        pool_size: snapshots kept in the pool.
+        snapshot_every: steps between snapshots (0: no snapshots).
+        net_arch: hidden layer sizes of the policy and value networks.
+        activation: ``tanh`` or ``relu``.
+        learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, ent_coef,
+            clip_range: MaskablePPO's hyperparameters.
+        torch_threads: torch's intra-op threads.
+        env_threads: threads of each vector env (random opponents only).
+        checkpoint_every: steps between checkpoints (0: none).
+        eval_every: steps between evaluations logged to TensorBoard (0: none).
+        eval_hands: hands per opponent in those evaluations and the final one.
+        out: the run folder.
+    """
+
+    game: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    timesteps: int = 500_000
+    seed: int = 0
+    num_tables: int = 64
+    num_groups: int = 4
+    opponents: Mapping[str, float] = field(
+        default_factory=lambda: {"random": 0.2, "call": 0.2, "heuristic": 0.4, "pool": 0.2}
+    )
+    pool_size: int = 8
+    snapshot_every: int = 100_000
+    net_arch: Sequence[int] = (128, 128)
+    activation: str = "tanh"
+    learning_rate: float = 3e-4
+    n_steps: int = 128
+    batch_size: int = 2048
+    n_epochs: int = 4
+    gamma: float = 1.0
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    torch_threads: int = 1
+    env_threads: int = 1
+    checkpoint_every: int = 100_000
+    eval_every: int = 0
+    eval_hands: int = 20_000
+    out: str = ""
+
+    def __post_init__(self) -> None:
+        spec = get_game(self.game)
+        object.__setattr__(self, "options", spec.options(self.options))
+        object.__setattr__(self, "net_arch", tuple(self.net_arch))
+        object.__setattr__(self, "opponents", dict(self.opponents))
+        ints = {
+            "timesteps": 1,
+            "num_tables": 1,
+            "num_groups": 1,
+            "pool_size": 1,
+            "snapshot_every": 0,
+            "n_steps": 2,
+            "batch_size": 2,
+            "n_epochs": 1,
+            "torch_threads": 1,
+            "env_threads": 1,
+            "checkpoint_every": 0,
+            "eval_every": 0,
+            "eval_hands": 2,
+            "seed": 0,
+        }
+        for name, low in ints.items():
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < low:
+                raise ConfigError(name, v, f"an integer >= {low}")
+        if self.num_tables % self.num_groups:
+            raise ConfigError(
+                "num_groups", self.num_groups, f"a divisor of num_tables={self.num_tables}"
+            )
+        if not self.net_arch or any(
+            isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in self.net_arch
+        ):
+            raise ConfigError("net_arch", self.net_arch, "a non-empty list of positive integers")
+        if self.activation not in ACTIVATIONS:
+            raise ConfigError("activation", self.activation, f"one of {ACTIVATIONS}")
+        for name, lo, hi in (
+            ("learning_rate", 0.0, 1.0),
+            ("gamma", 0.0, 1.0),
+            ("gae_lambda", 0.0, 1.0),
+            ("ent_coef", 0.0, 1.0),
+            ("clip_range", 0.0, 1.0),
+        ):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
+                raise ConfigError(name, v, f"a number in [{lo}, {hi}]")
+        for k in self.opponents:
+            if k not in OPPONENT_KINDS:
+                raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")
+
+    @property
+    def spec(self) -> GameSpec:
+        return get_game(self.game)
+
+    def run_dir(self) -> Path:
+        if self.out:
+            return Path(self.out)
+        opts = "".join(
+            f"-{k}{v}" for k, v in sorted(self.options.items()) if v != self.spec.defaults[k]
+        )
+        return Path("runs") / f"{self.game}{opts}-seed{self.seed}"
+
+    def to_toml(self) -> str:
+        """The config as TOML (what ``load_config`` reads back)."""
+        lines = []
+        tables: dict[str, Mapping[str, Any]] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, Mapping):
+                tables[f.name] = v
+            else:
+                lines.append(f"{f.name} = {_toml_value(v)}")
+        for name, table in tables.items():
+            lines.append(f"\n[{name}]")
+            lines.extend(f"{k} = {_toml_value(v)}" for k, v in table.items())
+        return "\n".join(lines) + "\n"
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise ConfigError("config value", v, "numbers, strings, booleans and lists of them")
+
+
+def load_config(path: str | os.PathLike[str] | None = None, **overrides: Any) -> TrainConfig:
+    """A :class:`TrainConfig` from a TOML file (or none), then ``overrides``.
+
+    Unknown keys are a ConfigError naming them; ``options`` and ``opponents``
+    given as overrides replace the file's tables key by key.
+    """
+    data: dict[str, Any] = {}
+    if path is not None:
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError("config file", str(path), f"valid TOML ({exc})") from None
+    known = {f.name for f in dataclasses.fields(TrainConfig)}
+    for k in list(data) + list(overrides):
+        if k not in known:
+            raise ConfigError("config key", k, f"one of {sorted(known)}")
+    for k, v in overrides.items():
+        if v is None:
+            continue
+        if k in ("options", "opponents") and isinstance(v, Mapping):
+            data[k] = {**data.get(k, {}), **v}
+        else:
+            data[k] = v
+    if "game" not in data:
+        raise ConfigError("game", None, f"a game name, one of {sorted(_games())}")
+    return TrainConfig(**data)
+
+
+def _games() -> list[str]:
+    from agents.games import GAMES
+
+    return list(GAMES)
+
+
+# ----- the pieces of a run ------------------------------------------------------------
+
+
+def baseline_builders(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any]:
+    """kind -> ``(seed) -> BatchPolicy`` for the game's baselines."""
+    from agents import baselines
+
+    return {
+        kind: (
+            lambda seed, kind=kind: baselines.make_baseline(spec.name, kind, seed=seed, **options)
+        )
+        for kind in ("random", "call", "heuristic")
+    }
+
+
+def git_commit() -> str:
+    """The commit of the code that trains (``unknown`` outside a git checkout)."""
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).resolve().parent,
+            timeout=10,
+        )
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def _latest_checkpoint(run: Path) -> tuple[int, Path] | None:
+    best: tuple[int, Path] | None = None
+    for p in (run / "checkpoints").glob("step_*.zip"):
+        m = re.fullmatch(r"step_(\d+)\.zip", p.name)
+        if m and (best is None or int(m.group(1)) > best[0]):
+            best = (int(m.group(1)), p)
+    return best
+
+
+class _Run:
+    """The state of one training run (the env groups, slots, pool, mix and model)."""
+
+    def __init__(self, config: TrainConfig, command: str) -> None:
+        from agents.sb3 import PokerVecEnv, fast_torch_settings
+
+        fast_torch_settings(config.torch_threads)
+        self.config = config
+        self.command = command
+        self.spec = config.spec
+        self.dir = config.run_dir()
+        self.pool = SnapshotPool(config.pool_size)
+        self.mix = OpponentMix(
+            config.opponents, baseline_builders(self.spec, config.options), self.pool, config.seed
+        )
+        per = config.num_tables // config.num_groups
+        self.slots = [OpponentSlot(self.mix.draw()[1]) for _ in range(config.num_groups)]
+        self.mix.assign(self.slots)
+        self.venv = PokerVecEnv(
+            [
+                self.spec.make_vector(per, config.options, slot, config.env_threads)
+                for slot in self.slots
+            ],
+            seed=config.seed,
+        )
+        self.model: Any = None
+
+    # ----- model -------------------------------------------------------------------
+    def new_model(self) -> Any:
+        import torch
+        from sb3_contrib import MaskablePPO
+
+        c = self.config
+        act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[c.activation]
+        self.model = MaskablePPO(
+            "MlpPolicy",
+            self.venv,
+            learning_rate=c.learning_rate,
+            n_steps=c.n_steps,
+            batch_size=c.batch_size,
+            n_epochs=c.n_epochs,
+            gamma=c.gamma,
+            gae_lambda=c.gae_lambda,
+            ent_coef=c.ent_coef,
+            clip_range=c.clip_range,
+            policy_kwargs={"net_arch": list(c.net_arch), "activation_fn": act},
+            tensorboard_log=str(self.dir / "tb"),
+            seed=c.seed,
+            device="cpu",
+            verbose=0,
+        )
+        return self.model
+
+    def load_model(self, path: Path) -> Any:
+        from sb3_contrib import MaskablePPO
+
+        self.model = MaskablePPO.load(
+            path, env=self.venv, device="cpu", tensorboard_log=str(self.dir / "tb")
+        )
+        return self.model
+
+    # ----- snapshots ---------------------------------------------------------------
+    def provenance(self) -> dict[str, Any]:
+        return {
+            "command": self.command,
+            "seed": self.config.seed,
+            "steps": int(self.model.num_timesteps) if self.model is not None else 0,
+            "git_commit": git_commit(),
+            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "config": self.config.to_toml(),
+        }
+
+    def export(self, path: Path) -> Path:
+        from agents.export import export_policy
+
+        env = self.spec.make_env(self.config.options)
+        return Path(export_policy(self.model, path, env, provenance=self.provenance()))
+
+    def load_snapshot(self, path: Path) -> BatchPolicy:
+        from agents.runtime import load_policy
+
+        seed = self.config.seed + len(self.pool) + 1
+        policy: BatchPolicy = load_policy(path, deterministic=False, seed=seed)
+        return policy
+
+    def snapshot(self) -> None:
+        steps = int(self.model.num_timesteps)
+        path = self.export(self.dir / "pool" / f"snap_{steps:010d}.npz")
+        self.pool.add(str(steps), self.load_snapshot(path))
+
+    # ----- checkpoints -------------------------------------------------------------
+    def checkpoint(self) -> Path:
+        steps = int(self.model.num_timesteps)
+        d = self.dir / "checkpoints"
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"step_{steps:010d}.zip"
+        self.model.save(path)
+        state = {
+            "steps": steps,
+            "mix_rng": self.mix.state(),
+            "pool": [lb for lb, _ in self.pool.entries],
+        }
+        (d / f"step_{steps:010d}.json").write_text(json.dumps(state, indent=1))
+        return path
+
+    def restore(self, zip_path: Path) -> None:
+        self.load_model(zip_path)
+        meta = json.loads(zip_path.with_suffix(".json").read_text())
+        self.mix.set_state(meta["mix_rng"])
+        for label in meta["pool"]:
+            snap = self.dir / "pool" / f"snap_{int(label):010d}.npz"
+            self.pool.add(label, self.load_snapshot(snap))
+        self.mix.assign(self.slots)
+
+
+def _callback(run: _Run) -> Any:
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class _SelfPlay(BaseCallback):
+        """Opponent draws per rollout, snapshots, checkpoints, returns by opponent kind."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            c = run.config
+            self.next_snapshot = _next_multiple(run.model.num_timesteps, c.snapshot_every)
+            self.next_checkpoint = _next_multiple(run.model.num_timesteps, c.checkpoint_every)
+            self.next_eval = _next_multiple(run.model.num_timesteps, c.eval_every)
+            per = c.num_tables // c.num_groups
+            self.group_of = np.repeat(np.arange(c.num_groups), per)
+            self.returns: dict[str, list[float]] = {}
+
+        def _on_rollout_start(self) -> None:
+            run.mix.assign(run.slots)
+
+        def _on_step(self) -> bool:
+            infos = self.locals.get("infos", [])
+            dones = self.locals.get("dones")
+            if dones is not None and dones.any():
+                for i in np.flatnonzero(dones).tolist():
+                    ep = infos[i].get("episode")
+                    if ep is not None:
+                        kind = run.slots[int(self.group_of[i])].label.split(":")[0]
+                        self.returns.setdefault(kind, []).append(float(ep["r"]))
+            n = self.num_timesteps
+            if self.next_snapshot and n >= self.next_snapshot:
+                run.snapshot()
+                self.next_snapshot = _next_multiple(n, run.config.snapshot_every)
+            if self.next_checkpoint and n >= self.next_checkpoint:
+                run.checkpoint()
+                self.next_checkpoint = _next_multiple(n, run.config.checkpoint_every)
+            if self.next_eval and n >= self.next_eval:
+                _log_evaluation(run, self.logger)
+                self.next_eval = _next_multiple(n, run.config.eval_every)
+            return True
+
+        def _on_rollout_end(self) -> None:
+            for kind, rs in self.returns.items():
+                if rs:
+                    self.logger.record(f"selfplay/return_vs_{kind}", float(np.mean(rs)))
+                    self.logger.record(f"selfplay/episodes_vs_{kind}", len(rs))
+            self.returns = {}
+            self.logger.record("selfplay/pool_size", len(run.pool))
+
+    return _SelfPlay()
+
+
+def _next_multiple(n: int, every: int) -> int:
+    return 0 if every <= 0 else (n // every + 1) * every
+
+
+def _log_evaluation(run: _Run, logger: Any) -> None:
+    from agents.evaluate import evaluate_against_baselines
+
+    policy = run.load_snapshot(run.export(run.dir / "eval_latest.npz"))
+    results = evaluate_against_baselines(
+        policy, run.spec.name, run.config.options, hands=run.config.eval_hands, seed=run.config.seed
+    )
+    for r in results:
+        logger.record(f"eval/vs_{r.opponent}_mean", r.mean)
+        logger.record(f"eval/vs_{r.opponent}_ci_low", r.ci_low)
+        logger.record(f"eval/vs_{r.opponent}_ci_high", r.ci_high)
+
+
+def train(
+    config: TrainConfig,
+    *,
+    resume: bool = False,
+    progress_bar: bool = True,
+    command: str = "",
+    evaluate: bool = True,
+) -> Path:
+    """Run (or resume) the training that ``config`` describes; returns the run folder.
+
+    With ``resume`` the run folder's latest checkpoint is loaded (with the pool and
+    the opponent mix's state) and training continues up to ``config.timesteps``.
+    A fresh run refuses a folder that already holds checkpoints.
+    """
+    run = _Run(config, command or " ".join(sys.argv))
+    run.dir.mkdir(parents=True, exist_ok=True)
+    latest = _latest_checkpoint(run.dir)
+    if resume:
+        if latest is None:
+            raise ConfigError("resume", str(run.dir), "a run folder with checkpoints/step_*.zip")
+        run.restore(latest[1])
+    else:
+        if latest is not None:
+            raise ConfigError(
+                "out", str(run.dir), "a new folder (this one holds a run: use --resume)"
+            )
+        (run.dir / "config.toml").write_text(config.to_toml())
+        run.new_model()
+    left = config.timesteps - int(run.model.num_timesteps)
+    if left > 0:
+        run.model.learn(
+            left,
+            callback=_callback(run),
+            reset_num_timesteps=not resume,
+            tb_log_name="ppo",
+            progress_bar=progress_bar,
+        )
+    run.model.save(run.dir / "model.zip")
+    run.checkpoint()
+    run.export(run.dir / "policy.npz")
+    if evaluate:
+        from agents.evaluate import evaluate_against_baselines, results_table
+
+        policy = run.load_snapshot(run.dir / "policy.npz")
+        results = evaluate_against_baselines(
+            policy, config.game, config.options, hands=config.eval_hands, seed=config.seed + 1
+        )
+        (run.dir / "eval.json").write_text(
+            json.dumps([dataclasses.asdict(r) for r in results], indent=1)
+        )
+        print(
+            results_table(results, title=f"{config.game}: the trained policy against the baselines")
+        )
+    run.venv.close()
+    return run.dir

@@ -125,7 +125,8 @@ class GameSpec:
 
         kw = {**self.single_kwargs, **self.options(options), **kwargs}
         if opponent is not None:
-            kw["opponents" if self.name == "red-dog" else "opponent"] = opponent
+            # The single envs spell it differently: draw has one opponent, the others many.
+            kw["opponent" if self.name.startswith("draw") else "opponents"] = opponent
         return gym.make(self.env_id, disable_env_checker=True, **kw).unwrapped
 
     def num_seats(self, options: Mapping[str, Any] | None = None) -> int:

@@ -10,17 +10,23 @@ Env actions (one ``Discrete``): ``0`` DROP; ``1`` the passive action (STAY, DRAW
 CALL by phase; SKIP_BUY_BACK between hands); ``2 .. 2+K-1`` BET/RAISE sizes (the
 configured pot fractions, then all-in); ``2+K .. 2+K+31`` the discard masks; ``2+K+32``
 BUY_BACK.
+
+Hand records: the drivers write a record of every hand that ends (winner, how, pot,
+both hands at a showdown, the stakes settled, a buy-back that followed, the match
+end) into a small ring (:data:`RECORDS_SIZE` ints per table) before the next deal
+overwrites the row, so the envs can report and render the hand that just ended.
 """
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from poker_env.errors import ConfigError
+from poker_env.errors import ConfigError, IllegalActionError, as_int
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig
@@ -38,6 +44,7 @@ from poker_env.games.draw_layout import (
     C_START,
     COMPUTER,
     HIST_LEN,
+    HOW_ANTE,
     K_BET,
     K_BUY_BACK,
     K_CALL,
@@ -56,19 +63,25 @@ from poker_env.games.draw_layout import (
     S_BANK,
     S_BASE,
     S_BET,
+    S_BOUGHT_BACK,
     S_DRAWN,
     S_EP_ACTED,
     S_FIRST,
+    S_HAND_NO,
     S_HANDS,
     S_HIST,
     S_HIST_N,
+    S_HOW,
     S_LOST,
     S_MATCH_WINNER,
     S_PHASE,
     S_POT,
+    S_POT_WON,
     S_RAISES,
+    S_RANK,
     S_RESULT,
     S_STACK,
+    S_STAKE_MASK,
     S_STAKED,
     S_TO_ACT,
     S_WORN,
@@ -81,19 +94,30 @@ __all__ = [
     "ADV_ILLEGAL",
     "ADV_OPP",
     "DEFAULT_POT_FRACTIONS",
+    "ILLEGAL_ACTION_MODES",
     "MODE_MATCH",
     "MODE_POT",
     "OBS_SIZE",
+    "RECORDS_SIZE",
     "action_layout",
+    "check_action",
+    "check_illegal_action",
     "check_pot_fractions",
     "encode_obs",
     "encode_view",
     "env_mask",
     "env_params",
     "env_to_engine",
+    "hand_record",
+    "hand_records",
+    "last_hand",
+    "last_hand_lines",
     "mask_from_legal",
     "observation_bounds",
     "opp_step_row",
+    "passive_action",
+    "records_version",
+    "render_text",
     "reset_row",
     "single_blobs",
     "single_reset",
@@ -143,6 +167,34 @@ O_IS_COMPUTER = 75
 O_HIST = 76
 OBS_SIZE = O_HIST + 3 * HIST_LEN
 
+# Hand records (see the module docstring): [records written, writes so far, then a
+# ring of NUM_RECORDS records of REC_SIZE ints]. A record is written when a hand
+# ends and updated when a buy-back or the match end follows it; a step ends at most
+# three (a hand, the opponent's drop in the next, the match end at the ante), so
+# four slots keep every record of a step.
+RC_NUM = 0
+RC_WRITES = 1
+RC_SLOTS = 2
+NUM_RECORDS = 4
+R_HAND_NO = 0
+R_RESULT = 1  # 0 / 1: that seat won the pot; RES_TIE: a tie, the pot stays
+R_HOW = 2  # HOW_DROP, HOW_SHOWDOWN; HOW_ANTE: the match ended before a hand was played
+R_POT = 3  # the pot won, or the pot that stays after a tie
+R_FIRST = 4
+R_CARDS = 5  # 5..14: both hands as they stood at the end (shown at a showdown only)
+R_RANK = 15  # 15, 16: showdown ranks
+R_STAKE_MASK = 17  # bit i: item i was settled (lost or redeemed) with this pot
+R_STACK = 18  # 18, 19: money after the pot was paid
+R_MATCH_WINNER = 20  # -1 while the match goes on
+R_ANTE_POT = 21  # the pot the match winner took at the ante that ended the match
+R_ANTE_MASK = 22  # items settled with that pot
+R_BOUGHT = 23  # 1 + index of the item she bought back after this hand, 0 when none
+REC_SIZE = 24
+RECORDS_SIZE = RC_SLOTS + NUM_RECORDS * REC_SIZE
+
+#: The values of every env's ``illegal_action`` option (STYLE.md, Environments).
+ILLEGAL_ACTION_MODES: tuple[str, ...] = ("passive", "raise")
+
 
 def action_layout(num_sizes: int) -> tuple[int, int, int]:
     """(first size index, first discard index, BUY_BACK index) of the env action space."""
@@ -164,6 +216,47 @@ def check_pot_fractions(pot_fractions: tuple[float, ...]) -> tuple[float, ...]:
             "pot_fractions", pot_fractions, "1 to 16 positive, strictly increasing fractions"
         )
     return fr
+
+
+def check_illegal_action(mode: object) -> str:
+    """Validate the ``illegal_action`` option: ``"passive"`` or ``"raise"``.
+
+    Raises:
+        ConfigError: naming ``illegal_action`` and the allowed values.
+    """
+    if not isinstance(mode, str) or mode not in ILLEGAL_ACTION_MODES:
+        raise ConfigError("illegal_action", mode, "'passive' (default) or 'raise'")
+    return mode
+
+
+def check_action(action: object, num_actions: int, phase: str, mask: NDArray[np.int8]) -> int:
+    """``action`` as an int of ``Discrete(num_actions)``, or an error naming it.
+
+    Not an action of the space at all (a float, a string, a bool, out of range):
+    refused in every ``illegal_action`` mode, nothing changes.
+
+    Raises:
+        IllegalActionError: naming the value and "an integer in [0, n)".
+    """
+    a = as_int(action)
+    if a is None or not 0 <= a < num_actions:
+        raise IllegalActionError(
+            action,
+            f"an integer in [0, {num_actions}) (legal now: {np.flatnonzero(mask).tolist()})",
+            phase,
+            "not an action of the space",
+        )
+    return a
+
+
+def passive_action(mask: NDArray[np.int8], num_sizes: int) -> int:
+    """The action a masked-out action plays in ``illegal_action="passive"`` mode.
+
+    Action 1 where it is legal (STAY, DRAW as a check or a call, CALL; SKIP_BUY_BACK
+    between hands, the computer keeps her money), else, in the draw, the discard
+    mask 0 (keep all five cards).
+    """
+    return 1 if mask[1] else 2 + num_sizes
 
 
 def env_params(
@@ -447,6 +540,54 @@ def _random_action(
 
 
 @njit(cache=True, _nrt=False)
+def _record_end(s: NDArray[np.int64], rec: NDArray[np.int64]) -> None:
+    # A hand ended (PH_HAND_END): a new record, before the next deal overwrites the
+    # row. The match ended (PH_MATCH_END): the hand before it gets the match winner
+    # and the pot left by ties that went to that winner at the ante (RULES.md §1).
+    n = rec[RC_NUM]
+    if s[S_PHASE] == PH_MATCH_END and n > 0:
+        b = RC_SLOTS + REC_SIZE * ((n - 1) % NUM_RECORDS)
+        rec[b + R_MATCH_WINNER] = s[S_MATCH_WINNER]
+        rec[b + R_ANTE_POT] = s[S_POT_WON]
+        rec[b + R_ANTE_MASK] = s[S_STAKE_MASK]
+        rec[RC_WRITES] += 1
+        return
+    b = RC_SLOTS + REC_SIZE * (n % NUM_RECORDS)
+    decided = s[S_RESULT] != RES_TIE
+    rec[b + R_HAND_NO] = s[S_HAND_NO]
+    rec[b + R_RESULT] = s[S_RESULT]
+    rec[b + R_HOW] = s[S_HOW]
+    rec[b + R_POT] = s[S_POT_WON] if decided else s[S_POT]
+    rec[b + R_FIRST] = s[S_FIRST]
+    for i in range(10):
+        rec[b + R_CARDS + i] = s[S_HANDS + i]
+    rec[b + R_RANK] = s[S_RANK]
+    rec[b + R_RANK + 1] = s[S_RANK + 1]
+    # S_STAKE_MASK is written when a pot is decided; a tie settles nothing.
+    rec[b + R_STAKE_MASK] = s[S_STAKE_MASK] if decided else 0
+    rec[b + R_STACK] = s[S_STACK]
+    rec[b + R_STACK + 1] = s[S_STACK + 1]
+    rec[b + R_MATCH_WINNER] = s[S_MATCH_WINNER]
+    rec[b + R_ANTE_POT] = 0
+    rec[b + R_ANTE_MASK] = 0
+    rec[b + R_BOUGHT] = 0
+    if s[S_PHASE] == PH_MATCH_END:
+        # No hand before it in this record ring: the match end is its own record.
+        rec[b + R_HOW] = HOW_ANTE
+    rec[RC_NUM] = n + 1
+    rec[RC_WRITES] += 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _note_buy_back(s: NDArray[np.int64], rec: NDArray[np.int64]) -> None:
+    # The item she bought back between the last recorded hand and the next deal.
+    n = rec[RC_NUM]
+    if s[S_BOUGHT_BACK] > 0 and n > 0:
+        rec[RC_SLOTS + REC_SIZE * ((n - 1) % NUM_RECORDS) + R_BOUGHT] = s[S_BOUGHT_BACK]
+        rec[RC_WRITES] += 1
+
+
+@njit(cache=True, _nrt=False)
 def advance(
     s: NDArray[np.int64],
     cfg: NDArray[np.int64],
@@ -457,10 +598,12 @@ def advance(
     rew: NDArray[np.float64],
     lg: NDArray[np.int64],
     mask: NDArray[np.int8],
+    rec: NDArray[np.int64],
 ) -> int:
     """Run the table until the agent must decide, the episode ends, or a Python policy must act.
 
-    ``lg`` (LG_SIZE) and ``mask`` (the action count) are scratch rows.
+    ``lg`` (LG_SIZE) and ``mask`` (the action count) are scratch rows; every hand
+    that ends is written to the record ring ``rec`` (RECORDS_SIZE).
     """
     agent = ep[EP_AGENT]
     mode = ep[EP_MODE]
@@ -477,11 +620,14 @@ def advance(
             if decided and (mode == MODE_POT or ph == PH_MATCH_END):
                 if agent >= 0 and s[S_EP_ACTED] == 0:
                     # The pot was decided before the agent's first decision (the
-                    # opponent dropped at once): not an episode; deal again.
+                    # opponent dropped at once): not an episode (nor a record); deal again.
                     _new_episode(s, cfg, rbuf, rew)
                     continue
+                _record_end(s, rec)
                 return ADV_DONE
+            _record_end(s, rec)
             next_hand(s, cfg, rbuf)
+            _note_buy_back(s, rec)
             continue
         seat = s[S_TO_ACT]
         if agent < 0 or seat == agent:
@@ -504,10 +650,11 @@ def reset_row(
     rew: NDArray[np.float64],
     lg: NDArray[np.int64],
     mask: NDArray[np.int8],
+    rec: NDArray[np.int64],
 ) -> int:
     """Start an episode (a fresh match) and run it to the agent's first decision."""
     _new_episode(s, cfg, rbuf, rew)
-    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask))
+    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask, rec))
 
 
 @njit(cache=True, _nrt=False)
@@ -521,6 +668,7 @@ def _apply_env(
     a: int,
     lg: NDArray[np.int64],
     mask: NDArray[np.int8],
+    rec: NDArray[np.int64],
 ) -> bool:
     ph = s[S_PHASE]
     if ph == PH_HAND_END or ph == PH_MATCH_END:
@@ -530,6 +678,8 @@ def _apply_env(
         return False
     # The mask is the engine's legal set with amounts inside its bounds.
     apply_legal(s, cfg, tables, rbuf, kind, amount)
+    if kind == K_BUY_BACK:
+        _note_buy_back(s, rec)
     return True
 
 
@@ -545,20 +695,24 @@ def step_row(
     rew: NDArray[np.float64],
     lg: NDArray[np.int64],
     mask: NDArray[np.int8],
+    rec: NDArray[np.int64],
 ) -> int:
     """Apply the agent's env action ``a`` and run on (random opponent included).
 
     ``lg`` and ``mask`` must hold the current legal row and mask, as every driver
     leaves them after a step or a reset (:func:`encode_view`); the action is checked
-    against them, not recomputed.
+    against them, not recomputed. ``illegal_action="passive"`` is applied by the
+    callers before this (a masked-out ``a`` here returns ADV_ILLEGAL, nothing changed).
     """
     ph = s[S_PHASE]
     if ph == PH_HAND_END or ph == PH_MATCH_END or a < 0 or a >= mask.shape[0] or mask[a] == 0:
         return ADV_ILLEGAL
     kind, amount = _decode(s, ep, fp, lg, mask, a)
     apply_legal(s, cfg, tables, rbuf, kind, amount)
+    if kind == K_BUY_BACK:
+        _note_buy_back(s, rec)
     s[S_EP_ACTED] = 1
-    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask))
+    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask, rec))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -573,11 +727,12 @@ def opp_step_row(
     rew: NDArray[np.float64],
     lg: NDArray[np.int64],
     mask: NDArray[np.int8],
+    rec: NDArray[np.int64],
 ) -> int:
     """Apply the other seat's env action ``a`` (chosen by a Python policy) and run on."""
-    if not _apply_env(s, cfg, tables, rbuf, ep, fp, a, lg, mask):
+    if not _apply_env(s, cfg, tables, rbuf, ep, fp, a, lg, mask, rec):
         return ADV_ILLEGAL
-    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask))
+    return int(advance(s, cfg, tables, rbuf, ep, fp, rew, lg, mask, rec))
 
 
 @njit(cache=True, _nrt=False)
@@ -609,18 +764,31 @@ def make_tables(tt: Any) -> Any:
     return EvalTables(tt[0], tt[1], tt[2], tt[3], tt[4], tt[5])
 
 
+# Offsets in the int row of single_blobs: [state | cfg | ep | legal scratch | records].
+_B_CFG = L.NUM_COLS
+_B_EP = _B_CFG + L.NUM_CFG
+_B_LG = _B_EP + NUM_EP
+_B_REC = _B_LG + LG_SIZE
+_B_END = _B_REC + RECORDS_SIZE
+
+
 def single_blobs(
     cfg: NDArray[np.int64], ep: NDArray[np.int64], fp: NDArray[np.float64]
 ) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """One int row [state | cfg | ep | legal scratch] and one float row
+    """One int row [state | cfg | ep | legal scratch | hand records] and one float row
     [reward x2 | fp | random buffer] for a single table: a step is then one compiled
     call with few arguments."""
-    ib = np.zeros(L.NUM_COLS + L.NUM_CFG + NUM_EP + LG_SIZE, np.int64)
-    ib[L.NUM_COLS : L.NUM_COLS + L.NUM_CFG] = cfg
-    ib[L.NUM_COLS + L.NUM_CFG : L.NUM_COLS + L.NUM_CFG + NUM_EP] = ep
+    ib = np.zeros(_B_END, np.int64)
+    ib[_B_CFG:_B_EP] = cfg
+    ib[_B_EP:_B_LG] = ep
     fb = np.zeros(2 + fp.size + L.BUF_SIZE, np.float64)
     fb[2 : 2 + fp.size] = fp
     return ib, fb
+
+
+def blob_records(ib: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The hand-record ring inside an int row of :func:`single_blobs` (a view)."""
+    return ib[_B_REC:_B_END]
 
 
 @njit(cache=True, _nrt=False)
@@ -641,22 +809,20 @@ def single_step(
     agent's first decision, is paid with its first step). With
     ``ep[EP_AGENT] == -1`` (every seat an agent) the view is the seat to act's.
     """
-    c0 = L.NUM_COLS
-    c1 = c0 + L.NUM_CFG
-    c2 = c1 + NUM_EP
-    s = ib[:c0]
-    cfg = ib[c0:c1]
-    ep = ib[c1:c2]
-    lg = ib[c2:]
+    s = ib[:_B_CFG]
+    cfg = ib[_B_CFG:_B_EP]
+    ep = ib[_B_EP:_B_LG]
+    lg = ib[_B_LG:_B_REC]
+    rec = ib[_B_REC:_B_END]
     k = ep[EP_NUM_SIZES]
     rew = fb[0:2]
     fp = fb[2 : 2 + k]
     rbuf = fb[2 + k :]
     tables = make_tables(tt)
     if is_opp:
-        code = opp_step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask)
+        code = opp_step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask, rec)
     else:
-        code = step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask)
+        code = step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask, rec)
     if code == ADV_AGENT or code == ADV_DONE:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]
         encode_view(s, cfg, ep, fp, seat, lg, obs, mask)
@@ -672,15 +838,15 @@ def single_reset(
     mask: NDArray[np.int8],
 ) -> int:
     """:func:`reset_row` over the rows of :func:`single_blobs`, then the agent's view."""
-    c0 = L.NUM_COLS
-    c1 = c0 + L.NUM_CFG
-    c2 = c1 + NUM_EP
-    s = ib[:c0]
-    cfg = ib[c0:c1]
-    ep = ib[c1:c2]
-    lg = ib[c2:]
+    s = ib[:_B_CFG]
+    cfg = ib[_B_CFG:_B_EP]
+    ep = ib[_B_EP:_B_LG]
+    lg = ib[_B_LG:_B_REC]
+    rec = ib[_B_REC:_B_END]
     k = ep[EP_NUM_SIZES]
-    code = reset_row(s, cfg, make_tables(tt), fb[2 + k :], ep, fb[2 : 2 + k], fb[0:2], lg, mask)
+    code = reset_row(
+        s, cfg, make_tables(tt), fb[2 + k :], ep, fb[2 : 2 + k], fb[0:2], lg, mask, rec
+    )
     if code == ADV_AGENT:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]
         encode_view(s, cfg, ep, fb[2 : 2 + k], seat, lg, obs, mask)
@@ -708,22 +874,176 @@ _PHASE_WORDS = (
 )
 
 
-def render_text(s: NDArray[np.int64], config: DrawConfig, seat: int) -> str:
-    """The table as ``seat`` sees it: own cards, pot, money, the wardrobe, last actions."""
+_HOW_WORDS = {L.HOW_DROP: "drop", L.HOW_SHOWDOWN: "showdown", HOW_ANTE: "ante"}
+
+
+@cache
+def _card_text() -> tuple[str, ...]:
+    from poker_env.cards import format_card
+
+    return tuple(format_card(c) for c in range(52))
+
+
+@lru_cache(maxsize=8192)
+def _describe(rank: int) -> str:
+    # The evaluator is the only place that names hands (DESIGN.md); a rank names the
+    # same hand in both decks and orders.
+    from poker_env.evaluator import describe_hand
+
+    return describe_hand(rank)
+
+
+def _items(names: tuple[str, ...], mask: int) -> tuple[str, ...]:
+    return tuple(n for i, n in enumerate(names) if (mask >> i) & 1)
+
+
+def hand_record(rec: NDArray[np.int64], j: int, config: DrawConfig) -> dict[str, Any]:
+    """Record ``j`` (0 = the first written) of a record ring, as a plain dict.
+
+    Keys: ``hand_no``; ``winner`` (seat 0 or 1, None for a tie: the pot stays for the
+    next hand); ``how`` (``"showdown"``, ``"drop"``, or ``"ante"`` when the match
+    ended before a hand was played); ``pot`` (chips won, or the pot that stays after
+    a tie); ``hands`` and ``hand_names`` (both seats', seat order, at a showdown; else
+    None); ``ranks`` (the evaluator's, at a showdown); ``stacks`` (money after the
+    pot was paid); ``items_staked`` (her items at stake when the pot was decided),
+    ``items_lost``, ``items_redeemed``; ``item_bought_back`` and ``buy_back_price``
+    (what she bought back after this hand, before the next deal; None and 0 if
+    nothing); ``match_winner`` (None while the match goes on) and ``ante_pot`` (a pot
+    left by ties that the match winner took at the ante that ended the match).
+    """
+    b = RC_SLOTS + REC_SIZE * (j % NUM_RECORDS)
+    r = rec[b : b + REC_SIZE].tolist()
+    res = r[R_RESULT]
+    winner = None if res == RES_TIE else int(res)
+    showdown = r[R_HOW] == L.HOW_SHOWDOWN
+    names = config.wardrobe
+    staked = _items(names, r[R_STAKE_MASK])
+    mw = r[R_MATCH_WINNER]
+    match_winner = None if mw < 0 else int(mw)
+    ante_items = _items(names, r[R_ANTE_MASK]) if match_winner is not None else ()
+    lost = staked if winner == L.HUMAN else ()
+    redeemed = staked if winner == COMPUTER else ()
+    if match_winner == L.HUMAN:
+        lost += ante_items
+    elif match_winner == COMPUTER:
+        redeemed += ante_items
+    hands = names_ = ranks = None
+    if showdown:
+        ct = _card_text()
+        c = r[R_CARDS : R_CARDS + 10]
+        hands = (" ".join(ct[x] for x in c[:5]), " ".join(ct[x] for x in c[5:]))
+        ranks = (int(r[R_RANK]), int(r[R_RANK + 1]))
+        names_ = (_describe(ranks[0]), _describe(ranks[1]))
+    bought = r[R_BOUGHT]
+    return {
+        "hand_no": int(r[R_HAND_NO]),
+        "winner": winner,
+        "how": _HOW_WORDS.get(r[R_HOW], "?"),
+        "pot": int(r[R_POT]),
+        "hands": hands,
+        "hand_names": names_,
+        "ranks": ranks,
+        "stacks": (int(r[R_STACK]), int(r[R_STACK + 1])),
+        "items_staked": staked,
+        "items_lost": lost,
+        "items_redeemed": redeemed,
+        "item_bought_back": names[bought - 1] if bought > 0 else None,
+        "buy_back_price": config.item_value if bought > 0 else 0,
+        "match_winner": match_winner,
+        "ante_pot": int(r[R_ANTE_POT]) if match_winner is not None else 0,
+    }
+
+
+def hand_records(
+    rec: NDArray[np.int64], config: DrawConfig, since: int = 0
+) -> tuple[dict[str, Any], ...]:
+    """The records written after the first ``since`` (the ring keeps the last four)."""
+    n = int(rec[RC_NUM])
+    return tuple(hand_record(rec, j, config) for j in range(max(since, n - NUM_RECORDS), n))
+
+
+def last_hand(rec: NDArray[np.int64], config: DrawConfig) -> dict[str, Any] | None:
+    """The latest record (see :func:`hand_record`), or None before any hand ended."""
+    n = int(rec[RC_NUM])
+    return hand_record(rec, n - 1, config) if n > 0 else None
+
+
+def records_version(rec: NDArray[np.int64]) -> int:
+    """Changes whenever a record is written or updated (to cache decoded records)."""
+    return int(rec[RC_WRITES])
+
+
+def last_hand_lines(d: dict[str, Any], seat: int) -> list[str]:
+    """The "Last hand" block of the ansi render, as ``seat`` sees it.
+
+    A showdown shows both hands with their names (RULES.md §1: CALL means "see her
+    cards") and who won; a tie says the pot carries over; a drop shows no cards.
+    """
+
+    def who(x: int) -> str:
+        return "you" if x == seat else "opponent"
+
+    she = "you" if seat == COMPUTER else "she"
+    w = d["winner"]
+    lines = [f"Last hand ({d['hand_no']}): {d['how']}"]
+    if d["hands"] is not None:
+        for x in (seat, 1 - seat):
+            lines.append(f"  {who(x):<9} {d['hands'][x]}  {d['hand_names'][x]}")
+    if w is None:
+        if d["how"] == "showdown":
+            lines.append(f"  tie: the pot of {d['pot']} carries over to the next hand")
+    elif d["how"] == "drop":
+        lines.append(f"  {who(1 - w)} dropped: {who(w)} won the pot of {d['pot']}")
+    elif d["how"] == "showdown":
+        lines.append(f"  {who(w)} won the pot of {d['pot']}")
+    if d["items_lost"]:
+        lines.append(f"  {she} lost: {', '.join(d['items_lost'])}")
+    if d["items_redeemed"]:
+        lines.append(f"  {she} redeemed: {', '.join(d['items_redeemed'])}")
+    if d["item_bought_back"] is not None:
+        lines.append(
+            f"  then {she} bought back the {d['item_bought_back']} for {d['buy_back_price']}"
+        )
+    mw = d["match_winner"]
+    if mw is not None:
+        # RULES.md §1 match end: the human cannot pay the ante, or she must stake and
+        # has no item left.
+        why = (
+            "the human cannot pay the ante"
+            if mw == COMPUTER
+            else "she cannot pay the ante and has nothing left to stake"
+        )
+        text = f"  match over ({why}): {who(mw)} won the match"
+        if d["ante_pot"]:
+            text += f" and the pot of {d['ante_pot']} left by the tie"
+        lines.append(text)
+    return lines
+
+
+def render_text(
+    s: NDArray[np.int64],
+    config: DrawConfig,
+    seat: int,
+    rec: NDArray[np.int64] | None = None,
+) -> str:
+    """The table as ``seat`` sees it: the last hand that ended (from the record ring
+    ``rec``, if given), own cards, pot, money, the wardrobe, this hand's actions."""
     from poker_env.cards import format_cards
     from poker_env.games.wardrobe import wardrobe_state
 
     who = ("you", "opponent")
     hand = format_cards(s[S_HANDS + 5 * seat : S_HANDS + 5 * seat + 5])
     w = wardrobe_state(s, config.wardrobe)
-    lines = [
+    last = last_hand(rec, config) if rec is not None else None
+    lines = [*last_hand_lines(last, seat), ""] if last is not None else []
+    lines += [
         f"hand {int(s[L.S_HAND_NO])}, {_PHASE_WORDS[int(s[S_PHASE])]}; "
         f"{'you act first' if s[S_FIRST] == seat else 'opponent acts first'}",
         f"your cards: {hand}   (slots 1-5)",
         f"pot: {int(s[S_POT])}   your money: {int(s[S_STACK + seat])}   "
         f"opponent's money: {int(s[S_STACK + 1 - seat])}",
-        f"her wardrobe: worn {', '.join(w.worn) or '-'}; at stake {', '.join(w.at_stake) or '-'}; "
-        f"lost {', '.join(w.lost) or '-'}",
+        f"{'your' if seat == COMPUTER else 'her'} wardrobe: worn {', '.join(w.worn) or '-'}; "
+        f"at stake {', '.join(w.at_stake) or '-'}; lost {', '.join(w.lost) or '-'}",
     ]
     acts = []
     for j in range(int(s[S_HIST_N])):

@@ -14,7 +14,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from poker_env.encoding import draw as enc
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 from poker_env.policy import Policy
@@ -63,6 +63,7 @@ _ACTION_TEXT = """
 
 
 class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
+    _env_id = "draw"
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
@@ -77,9 +78,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         render_mode: str | None,
         illegal_action: str,
     ) -> None:
-        if illegal_action not in ("raise", "passive"):
-            raise ConfigError("illegal_action", illegal_action, "'raise' or 'passive'")
-        self.illegal_action = illegal_action
+        self.illegal_action = enc.check_illegal_action(illegal_action)
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         self.config = config if config is not None else DrawConfig(**rules)
@@ -113,10 +112,14 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._fp = self._fb[2 : 2 + k]
         self._buf = self._fb[2 + k :]
         self._tt = enc.tables_tuple(self._tables)
+        self._rec = enc.blob_records(self._ib)
+        self._num_sizes = len(fr) + 1
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
         self._mask = np.zeros(n, np.int8)
         self._rand: RandomBuffer | None = None
         self._done = True
+        self._last: dict[str, Any] | None = None
+        self._last_version = 0
 
     # ----- gymnasium API -------------------------------------------------------
     def reset(
@@ -129,25 +132,36 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         # No refill here: the batched env resets a table inside the step that ended
         # it, so the refill rule applies before steps (and opponent moves) only.
         self._rew[:] = 0.0
+        self._rec[:] = 0  # the records are this episode's
+        self._last, self._last_version = None, 0
         code = enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
         self._play_opponent(code)
         self._done = False
-        return self._obs.copy(), self._info()
+        return self._obs.copy(), self._info(False, 0)
 
     def step(
         self, action: Any
     ) -> tuple[NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
         if self._done or self._rand is None:
-            raise RuntimeError("step() on a finished or never reset episode: call reset() first")
+            raise EpisodeFinishedError(self._env_id)
+        # Checked before anything moves (the random buffer's refill included): a
+        # refused action changes nothing.
+        a = enc.check_action(action, self._mask.size, self._phase_name(), self._mask)
+        illegal = not self._mask[a]
+        if illegal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    a, np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
+                )
+            # STYLE.md: by default any action of the space is accepted; a masked-out
+            # one plays the documented passive action and info says so.
+            a = enc.passive_action(self._mask, self._num_sizes)
         self._rand.refill_if_low(self._s)
-        if self.illegal_action == "passive":
-            action = self._passive_if_illegal(int(action))
-        code = enc.single_step(
-            self._ib, self._tt, self._fb, int(action), False, self._obs, self._mask
-        )
-        if code == enc.ADV_ILLEGAL:
+        num_before = int(self._rec[enc.RC_NUM])
+        code = enc.single_step(self._ib, self._tt, self._fb, a, False, self._obs, self._mask)
+        if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
             raise IllegalActionError(
-                int(action), np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
+                a, np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
             )
         code = self._play_opponent(code)
         terminated = code == enc.ADV_DONE
@@ -160,7 +174,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             reward,
             terminated,
             truncated,
-            self._info(),
+            self._info(illegal, num_before),
         )
 
     def action_masks(self) -> NDArray[np.int8]:
@@ -170,22 +184,34 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return enc.render_text(self._s, self.config, self.agent_seat)
+        return enc.render_text(self._s, self.config, self.agent_seat, self._rec)
 
     # ----- helpers ---------------------------------------------------------------
     def _truncate(self) -> bool:
         return False
 
-    def _passive_if_illegal(self, a: int) -> int:
-        # illegal_action="passive": an illegal action plays the passive action, or in
-        # the draw keeps all five cards (for checkers and unmasked algorithms).
-        m = self._mask
-        if 0 <= a < m.size and m[a]:
-            return a
-        return 1 if m[1] else int(np.flatnonzero(m)[0])
+    def last_hand(self) -> dict[str, Any] | None:
+        """The latest hand that ended in this episode (``info["last_hand"]``), or None."""
+        version = enc.records_version(self._rec)
+        if version != self._last_version:
+            self._last = enc.last_hand(self._rec, self.config)
+            self._last_version = version
+        # A new dict each call: infos of different steps share no mutable object.
+        return None if self._last is None else dict(self._last)
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask.copy()}
+    def _info(self, illegal: bool, num_before: int) -> dict[str, Any]:
+        # Hand records are decoded only when one was written (a hand ended).
+        ended = (
+            enc.hand_records(self._rec, self.config, num_before)
+            if int(self._rec[enc.RC_NUM]) != num_before
+            else ()
+        )
+        return {
+            "action_mask": self._mask.copy(),
+            "illegal_action": illegal,
+            "hands_ended": ended,
+            "last_hand": self.last_hand(),
+        }
 
     def _phase_name(self) -> str:
         return ("PRE_DRAW", "DRAW", "POST_DRAW", "HAND_END", "BUY_BACK", "MATCH_END")[
@@ -214,6 +240,39 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         return code
 
 
+_INFO_TEXT = """
+    ``info`` after ``reset`` and every ``step``:
+
+    | key              | meaning                                                                 |
+    |------------------|-------------------------------------------------------------------------|
+    | ``action_mask``  | int8, 1 exactly for the legal actions now (all zero after the end)       |
+    | ``illegal_action`` | True when the step's action was masked out and the passive action was played instead (always False after ``reset``) |
+    | ``hands_ended``  | a tuple with one dict per hand that ended during this call (usually 0 or 1) |
+    | ``last_hand``    | the dict of the latest hand that ended in this episode, or None           |
+
+    A hand's dict: ``hand_no``; ``winner`` (seat, or None for a tie: the pot carries
+    over to the next hand); ``how`` (``"showdown"``, ``"drop"``); ``pot`` (won, or
+    carried over); ``hands`` and ``hand_names`` (both seats' cards and the
+    evaluator's names, seat order, at a showdown only, e.g. ``"Two Pair, Kings and
+    Sevens"``); ``ranks``; ``stacks`` (money after the pot was paid);
+    ``items_staked``, ``items_lost``, ``items_redeemed`` (her items settled with
+    the pot); ``item_bought_back`` and ``buy_back_price`` (what she bought back
+    before the next deal); ``match_winner`` (None while the match goes on) and
+    ``ante_pot`` (a pot left by ties that the match winner took at the ante that
+    ended the match).
+"""
+
+_ILLEGAL_TEXT = """``illegal_action`` ``"passive"`` (default) or ``"raise"``. Any
+    integer of the action space is accepted by default: a masked-out action plays
+    the passive action instead (action 1: STAY, DRAW as a check or a call, CALL; in
+    the draw, discard mask 0: keep all five cards; between hands, SKIP_BUY_BACK)
+    and ``info["illegal_action"]`` is True. ``"raise"`` (strict, for debugging):
+    a masked-out action raises ``IllegalActionError`` and changes nothing. In both
+    modes a value that is not an action of the space (a float, a string, a bool,
+    an integer outside ``[0, n)``) raises ``IllegalActionError`` naming it, and
+    nothing changes."""
+
+
 class FiveCardDrawEnv(_DrawEnvBase):
     __doc__ = f"""Five-card draw against the computer: one pot per episode (``poker_env/FiveCardDraw-v0``).
 
@@ -236,6 +295,14 @@ class FiveCardDrawEnv(_DrawEnvBase):
     actions. Bet sizes that map to the same chip amount as an earlier size are
     masked out. After the last step of an episode the mask is all zero.
 
+    ## Info
+    {_INFO_TEXT}
+    ## Rendering
+    ``render_mode="ansi"``: the table as the agent's seat sees it, headed by a
+    "Last hand" block once a hand has ended: both hands with their names and who
+    won at a showdown, who dropped, a tie's pot carried over, her items lost,
+    redeemed or bought back, the match end.
+
     ## Starting State
     A fresh match (both players at ``starting_money``, her wardrobe worn), a coin
     flip for who acts first, the antes, the deal; the opponent's moves are played
@@ -249,9 +316,8 @@ class FiveCardDrawEnv(_DrawEnvBase):
 
     ## Episode End
     Terminated when a pot is won (by a drop, a showdown, or, after ties, when a
-    player cannot pay the ante). Never truncated. Stepping a finished episode raises
-    ``RuntimeError``; a masked-out action raises ``IllegalActionError`` and
-    changes nothing.
+    player cannot pay the ante). Never truncated. Stepping a finished (or never
+    reset) episode raises ``EpisodeFinishedError`` and changes nothing.
 
     ## Arguments
     ``config`` (a ``DrawConfig``) or the rule keywords themselves (``deck``,
@@ -259,14 +325,14 @@ class FiveCardDrawEnv(_DrawEnvBase):
     ``item_value``, ``buyback_reserve``, ``flush_beats_full_house``);
     ``agent_seat`` 0 (human side, default) or 1 (computer side); ``opponent`` a
     ``Policy`` or None; ``pot_fractions`` (default (0.5, 1.0, 2.0));
-    ``render_mode`` None or ``"ansi"``; ``illegal_action`` ``"raise"`` (default:
-    a masked-out action raises ``IllegalActionError``) or ``"passive"`` (it plays
-    the passive action instead, or keeps all cards in the draw; for API checkers
-    and algorithms that ignore masks).
+    ``render_mode`` None or ``"ansi"``; {_ILLEGAL_TEXT}
 
     ## Version History
-    * v0: initial version.
+    * v0: initial version; ``illegal_action="passive"`` became the default, the
+      hand records in ``info`` and the render were added.
     """
+
+    _env_id = "FiveCardDraw-v0"
 
     def __init__(
         self,
@@ -276,7 +342,7 @@ class FiveCardDrawEnv(_DrawEnvBase):
         opponent: Policy | None = None,
         pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "passive",
         **rules: Any,
     ) -> None:
         if agent_seat not in (0, 1):
@@ -316,6 +382,12 @@ class DrawMatchEnv(_DrawEnvBase):
     ``info["action_mask"]`` and ``action_masks()``: int8, 1 exactly for the legal
     actions; all zero after the last step.
 
+    ## Info
+    As ``FiveCardDraw-v0``; the env deals hand after hand within a step, so
+    ``info["last_hand"]`` (and the render's "Last hand" block) is how the hand
+    that just ended is seen before the next deal. Also ``info["hand_no"]``, the
+    current hand's number.
+    {_INFO_TEXT}
     ## Starting State
     Both players at ``starting_money``, her wardrobe worn, a coin flip for who acts
     first, the first deal; the opponent's moves are played until the agent decides.
@@ -329,18 +401,20 @@ class DrawMatchEnv(_DrawEnvBase):
 
     ## Episode End
     Terminated when the match ends. Truncated after ``max_hands`` hands (default
-    1000). Stepping a finished episode raises ``RuntimeError``; a masked-out action
-    raises ``IllegalActionError``.
+    1000). Stepping a finished (or never reset) episode raises
+    ``EpisodeFinishedError``.
 
     ## Arguments
     ``config`` or the rule keywords (as FiveCardDraw-v0); ``agent_seat``
     (``"human"``/0 or ``"computer"``/1); ``opponent``; ``pot_fractions``;
-    ``match_bonus``; ``max_hands``; ``render_mode``; ``illegal_action`` (as
-    FiveCardDraw-v0).
+    ``match_bonus``; ``max_hands``; ``render_mode``; {_ILLEGAL_TEXT}
 
     ## Version History
-    * v0: initial version.
+    * v0: initial version; ``illegal_action="passive"`` became the default, the
+      hand records in ``info`` and the render were added.
     """
+
+    _env_id = "DrawMatch-v0"
 
     def __init__(
         self,
@@ -352,7 +426,7 @@ class DrawMatchEnv(_DrawEnvBase):
         match_bonus: float = 100.0,
         max_hands: int = 1000,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "passive",
         **rules: Any,
     ) -> None:
         seats = {"human": 0, "computer": 1, 0: 0, 1: 1}
@@ -376,5 +450,7 @@ class DrawMatchEnv(_DrawEnvBase):
     def _truncate(self) -> bool:
         return int(self._s[L.S_HAND_NO]) > self.max_hands
 
-    def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask.copy(), "hand_no": int(self._s[L.S_HAND_NO])}
+    def _info(self, illegal: bool, num_before: int) -> dict[str, Any]:
+        info = super()._info(illegal, num_before)
+        info["hand_no"] = int(self._s[L.S_HAND_NO])
+        return info

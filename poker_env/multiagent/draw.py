@@ -12,7 +12,22 @@ not to act. ``mode="pot"`` (default): one pot per episode, rewards when it is wo
 (chips / ante); ``mode="match"``: a whole match with the clothing stakes, rewards
 per pot plus ``±match_bonus`` at the end, truncated after ``max_hands``; the
 computer's buy-back is then her decision (BUY_BACK or the passive action).
-An illegal action raises :class:`~poker_env.errors.IllegalActionError`.
+
+``illegal_action="passive"`` (default): a masked-out action of the space plays the
+passive action (action 1: STAY / DRAW / CALL, SKIP_BUY_BACK between hands; in the
+draw, keep all five cards) and the acting agent's ``infos[agent]["illegal_action"]``
+is True (False otherwise, on every step); ``"raise"``: it raises
+:class:`~poker_env.errors.IllegalActionError`. A value outside the space (a float, a
+string, a bool, an integer outside ``[0, n)``) raises ``IllegalActionError`` in both
+modes; nothing changes on a refusal. Stepping before ``reset()``, after every agent
+was removed, or a terminated agent with an action other than None raises
+:class:`~poker_env.errors.EpisodeFinishedError`.
+
+Every agent's info also carries ``"hands_ended"`` (the hands that ended during the
+step) and ``"last_hand"`` (the latest this episode), the dicts of
+:class:`poker_env.envs.draw.FiveCardDrawEnv`; ``render_mode="ansi"`` shows a "Last
+hand" block (both hands and their names at a showdown, the winner, a tie's pot
+carried over).
 """
 
 from __future__ import annotations
@@ -25,7 +40,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from poker_env.encoding import draw as enc
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 
@@ -48,9 +63,11 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         match_bonus: float = 100.0,
         max_hands: int = 1000,
         render_mode: str | None = None,
+        illegal_action: str = "passive",
         **rules: Any,
     ) -> None:
         super().__init__()
+        self.illegal_action = enc.check_illegal_action(illegal_action)
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         if mode not in ("pot", "match"):
@@ -76,6 +93,8 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         self._buf = self._fb[2 + fp.size :]
         self._rew = self._fb[0:2]
         self._tt = enc.tables_tuple(eval_tables(self.config))
+        self._rec = enc.blob_records(self._ib)
+        self._num_sizes = len(fr) + 1
         n = 2 + len(fr) + 1 + 33
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
         self._mask = np.zeros(n, np.int8)
@@ -103,14 +122,31 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
             self._rand = RandomBuffer(np.random.default_rng(seed), out=self._buf)
             self._s[L.S_CURSOR] = 0
         self._rew[:] = 0.0
+        self._rec[:] = 0  # the records are this episode's
         enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = self._infos(None, 0)
         self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
+
+    def _infos(self, illegal_agent: str | None, num_before: int) -> dict[str, dict[str, Any]]:
+        ended = (
+            enc.hand_records(self._rec, self.config, num_before)
+            if int(self._rec[enc.RC_NUM]) != num_before
+            else ()
+        )
+        last = enc.last_hand(self._rec, self.config)
+        return {
+            a: {
+                "illegal_action": a == illegal_agent,
+                "hands_ended": tuple(dict(d) for d in ended),
+                "last_hand": None if last is None else dict(last),
+            }
+            for a in AGENTS
+        }
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seat = AGENTS.index(agent)
@@ -123,23 +159,34 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        if self._rand is None or not self.agents:
+            raise EpisodeFinishedError("DrawAECEnv")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                # PettingZoo: a done agent is stepped with None only (to remove it).
+                raise EpisodeFinishedError(f"DrawAECEnv ({agent} is done; step(None) removes it)")
             self._was_dead_step(action)
             return
-        assert self._rand is not None
+        # The mask of the agent to act; checked before anything moves (nothing
+        # changes on a refusal).
+        mask = self._mask
+        a = enc.check_action(action, mask.size, f"{agent} to act", mask)
+        illegal = not mask[a]
+        if illegal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    a, np.flatnonzero(mask).tolist(), f"{agent} to act", "masked out"
+                )
+            a = enc.passive_action(mask, self._num_sizes)
         self._cumulative_rewards[agent] = 0.0
         self._rand.refill_if_low(self._s)
-        code = enc.single_step(
-            self._ib, self._tt, self._fb, int(action), False, self._obs, self._mask
-        )
-        if code == enc.ADV_ILLEGAL:
-            mask = np.zeros_like(self._mask)
-            enc.env_mask(self._s, self._cfg, self._ep, self._fp, mask)
-            raise IllegalActionError(
-                int(action), np.flatnonzero(mask).tolist(), f"{agent} to act", "masked out"
-            )
-        self.rewards = {a: float(self._rew[i]) for i, a in enumerate(AGENTS)}
+        num_before = int(self._rec[enc.RC_NUM])
+        code = enc.single_step(self._ib, self._tt, self._fb, a, False, self._obs, self._mask)
+        if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
+            raise IllegalActionError(a, np.flatnonzero(mask).tolist(), f"{agent} to act")
+        self.infos = self._infos(agent if illegal else None, num_before)
+        self.rewards = {name: float(self._rew[i]) for i, name in enumerate(AGENTS)}
         self._rew[:] = 0.0
         if code == enc.ADV_DONE:
             self.terminations = dict.fromkeys(AGENTS, True)
@@ -152,7 +199,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        return enc.render_text(self._s, self.config, AGENTS.index(self.agent_selection))
+        return enc.render_text(self._s, self.config, AGENTS.index(self.agent_selection), self._rec)
 
     def close(self) -> None:
         pass

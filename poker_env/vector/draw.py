@@ -31,7 +31,7 @@ from poker_env.encoding.draw import (
     reset_row,
     step_row,
 )
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, eval_tables
 from poker_env.policy import BatchPolicy
@@ -52,6 +52,7 @@ def _finish(
     fp: NDArray[np.float64],
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
+    REC: NDArray[np.int64],
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
     obs: NDArray[np.float32],
@@ -65,7 +66,7 @@ def _finish(
         # Same-step autoreset: keep the final view, start the next episode now.
         terms[i] = True
         encode_obs(S[i], cfg, agent, final_obs[i])
-        code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i])
+        code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i], REC[i])
     if code == ADV_OPP:
         need_opp[i] = True
         return
@@ -86,6 +87,7 @@ def _row_step(
     fp: NDArray[np.float64],
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
+    REC: NDArray[np.int64],
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
     obs: NDArray[np.float32],
@@ -99,12 +101,13 @@ def _row_step(
     W[i, 0] = 0.0
     W[i, 1] = 0.0
     if is_opp:
-        code = opp_step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i])
+        code = opp_step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
     else:
-        code = step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i])
+        code = step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
     _finish(
-        i, code, S, cfg, tables, R, ep, fp, W, LG, rewards, terms, obs, masks, final_obs, need_opp
-    )
+        i, code, S, cfg, tables, R, ep, fp, W, LG, REC,
+        rewards, terms, obs, masks, final_obs, need_opp,
+    )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -117,6 +120,7 @@ def _vec_reset(
     fp: NDArray[np.float64],
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
+    REC: NDArray[np.int64],
     obs: NDArray[np.float32],
     masks: NDArray[np.int8],
     need_opp: NDArray[np.bool_],
@@ -124,7 +128,7 @@ def _vec_reset(
     tables = make_tables(tt)
     agent = ep[EP_AGENT]
     for i in range(S.shape[0]):
-        code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i])
+        code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i], REC[i])
         need_opp[i] = code == ADV_OPP
         if code != ADV_OPP:
             encode_view(S[i], cfg, ep, fp, agent, LG[i], obs[i], masks[i])
@@ -140,6 +144,7 @@ def _vec_step(
     fp: NDArray[np.float64],
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
+    REC: NDArray[np.int64],
     rows: NDArray[np.int64],
     actions: NDArray[np.int64],
     is_opp: bool,
@@ -163,6 +168,7 @@ def _vec_step(
             fp,
             W,
             LG,
+            REC,
             rewards,
             terms,
             obs,
@@ -185,6 +191,7 @@ def _vec_step_chunks(
     fp: NDArray[np.float64],
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
+    REC: NDArray[np.int64],
     actions: NDArray[np.int64],
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
@@ -213,6 +220,7 @@ def _vec_step_chunks(
             fp,
             W,
             LG,
+            REC,
             rewards,
             terms,
             obs,
@@ -235,6 +243,7 @@ def _rows_step(
     fp: NDArray[np.float64],
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
+    REC: NDArray[np.int64],
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
     obs: NDArray[np.float32],
@@ -255,6 +264,7 @@ def _rows_step(
             fp,
             W,
             LG,
+            REC,
             rewards,
             terms,
             obs,
@@ -282,13 +292,31 @@ def _vec_encode(
 
 
 @njit(cache=True, _nrt=False)
-def _first_illegal(masks: NDArray[np.int8], actions: NDArray[np.int64]) -> int:
-    # The first table whose action is out of range or masked out, or -1.
+def _resolve_actions(
+    masks: NDArray[np.int8],
+    actions: NDArray[np.int64],
+    passive: bool,
+    keep_all: int,
+    out: NDArray[np.int64],
+    illegal: NDArray[np.bool_],
+) -> int:
+    # Before the step: the first table whose action is outside [0, n) (or, strict,
+    # masked out), or -1 once `out` holds the actions to play, masked-out ones
+    # replaced by the passive action (`illegal` marks them). Checks come first, so
+    # a refused batch writes nothing. One pass over the actions: no Python loop.
     n_act = masks.shape[1]
     for i in range(actions.shape[0]):
         a = actions[i]
-        if a < 0 or a >= n_act or masks[i, a] == 0:
+        if a < 0 or a >= n_act or (not passive and masks[i, a] == 0):
             return i
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        bad = masks[i, a] == 0
+        illegal[i] = bad
+        if bad:
+            # encoding.draw.passive_action: action 1, or in the draw keep all cards.
+            a = 1 if masks[i, 1] else keep_all
+        out[i] = a
     return -1
 
 
@@ -315,6 +343,18 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             of numba's thread settings). Results never depend on it.
         copy: return copies of the observation and info arrays (False: views of
             buffers that the next step overwrites; faster).
+        illegal_action: ``"passive"`` (default): a masked-out action plays the
+            passive action (action 1: STAY / DRAW / CALL; in the draw, keep all five
+            cards) and ``info["illegal_action"]`` (an (N,) bool array) marks those
+            tables; ``"raise"``: a masked-out action raises ``IllegalActionError``
+            and no table moves. In both modes actions that are not integers in
+            ``[0, n)`` (a float array, out of range, the wrong count) raise
+            ``IllegalActionError`` and no table moves. ``step()`` before ``reset()``
+            raises ``EpisodeFinishedError``.
+
+    The hand that ended last at table ``i`` (this or an earlier episode; the dict of
+    ``FiveCardDrawEnv``'s ``info["last_hand"]``) is :meth:`last_hand`, decoded on
+    request only, so it costs the step nothing.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -329,6 +369,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
         num_threads: int = 1,
         copy: bool = True,
+        illegal_action: str = "passive",
         **rules: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -342,6 +383,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         self.config = config if config is not None else DrawConfig(**rules)
+        self.illegal_action = enc.check_illegal_action(illegal_action)
         self.num_envs = num_envs
         self.agent_seat = agent_seat
         self.opponent = opponent
@@ -371,6 +413,10 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._need = np.zeros(N, np.bool_)
         self._W = np.zeros((N, 2), np.float64)  # per-table reward scratch (both seats)
         self._LG = np.zeros((N, L.LG_SIZE), np.int64)  # per-table legal-row scratch
+        self._REC = np.zeros((N, enc.RECORDS_SIZE), np.int64)  # per-table hand records
+        self._act = np.zeros(N, np.int64)  # the actions played (passive replacements)
+        self._illegal = np.zeros(N, np.bool_)
+        self._keep_all = 2 + len(fr) + 1  # the draw's discard mask 0
         self._all_rows = np.arange(N, dtype=np.int64)
         self._gens: list[np.random.Generator] = []
 
@@ -391,14 +437,19 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             self._gens = [np.random.default_rng(s) for s in seeds]
             self._reseed_buffers()
         self._refill()
+        self._REC[:] = 0
         _vec_reset(
             self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-            self._obs, self._masks, self._need,
+            self._REC, self._obs, self._masks, self._need,
         )  # fmt: skip
         self._rewards[:] = 0.0
         self._terms[:] = False
+        self._illegal[:] = False
         self._play_opponents()
-        return self._out(self._obs), {"action_mask": self._out(self._masks)}
+        return self._out(self._obs), {
+            "action_mask": self._out(self._masks),
+            "illegal_action": self._illegal.copy(),
+        }
 
     def step(
         self, actions: Any
@@ -410,15 +461,31 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         dict[str, Any],
     ]:
         if not self._gens:
-            raise RuntimeError("step() before reset()")
-        a = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_envs)
-        i = int(_first_illegal(self._masks, a))
-        if i >= 0:
+            raise EpisodeFinishedError("DrawVectorEnv")
+        n_act = self._masks.shape[1]
+        raw = np.asarray(actions)
+        if raw.dtype.kind not in "iu" or raw.size != self.num_envs:
             raise IllegalActionError(
-                int(a[i]),
-                np.flatnonzero(self._masks[i]).tolist(),
+                actions,
+                f"an array of {self.num_envs} integers in [0, {n_act})",
+                "DrawVectorEnv",
+                "not actions of the space; nothing was applied",
+            )
+        # uint64 beyond int64 wraps negative here and is refused as out of range.
+        req = raw.reshape(self.num_envs).astype(np.int64, copy=False)
+        a = self._act
+        passive = self.illegal_action == "passive"
+        i = int(_resolve_actions(self._masks, req, passive, self._keep_all, a, self._illegal))
+        if i >= 0:
+            out_of_space = not 0 <= int(req[i]) < n_act
+            raise IllegalActionError(
+                raw.reshape(self.num_envs)[i].item(),
+                f"an integer in [0, {n_act})"
+                if out_of_space
+                else np.flatnonzero(self._masks[i]).tolist(),
                 f"table {i}",
-                "masked out; nothing was applied",
+                ("not an action of the space" if out_of_space else "masked out")
+                + "; nothing was applied",
             )
         self._refill()
         self._rewards[:] = 0.0
@@ -426,13 +493,13 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         if self.num_threads > 1:
             self._threads.run(
                 _vec_step_chunks,
-                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG, a,
-                self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
+                self._REC, a, self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
             )  # fmt: skip
         else:
             _vec_step(
                 self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                self._all_rows, a, False,
+                self._REC, self._all_rows, a, False,
                 self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
             )  # fmt: skip
         self._play_opponents()
@@ -440,6 +507,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             "action_mask": self._out(self._masks),
             "final_obs": self._out(self._final),
             "_final_obs": self._terms.copy(),
+            "illegal_action": self._illegal.copy(),
         }
         return (
             self._out(self._obs),
@@ -456,6 +524,18 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
     def action_masks(self) -> NDArray[np.int8]:
         """(N, A) int8: the legal actions of every table now."""
         return self._masks.copy()
+
+    def last_hand(self, i: int) -> dict[str, Any] | None:
+        """The hand that ended last at table ``i`` since :meth:`reset`, or None.
+
+        The dict of ``FiveCardDrawEnv``'s ``info["last_hand"]`` (winner, how, pot,
+        both hands and their names at a showdown, items settled). With same-step
+        autoreset it is the finished episode's last hand until the next one ends.
+        """
+        j = as_int(i)
+        if j is None or not 0 <= j < self.num_envs:
+            raise ConfigError("i", i, f"a table index in [0, {self.num_envs})")
+        return enc.last_hand(self._REC[j], self.config)
 
     # ----- helpers ---------------------------------------------------------------
     def _out(self, x: NDArray[Any]) -> NDArray[Any]:
@@ -496,6 +576,6 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             self._refill(rows)
             _vec_step(
                 self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                rows, acts, True,
+                self._REC, rows, acts, True,
                 self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
             )  # fmt: skip

@@ -7,7 +7,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 from poker_env.envs.draw import FiveCardDrawEnv
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.policy import RandomPolicy
 from poker_env.vector.draw import DrawVectorEnv
 from tests.vector.threads import assert_same_episodes
@@ -65,15 +65,107 @@ def test_same_step_autoreset_metadata_and_masks() -> None:
         assert vec.observation_space.contains(obs)
 
 
-def test_illegal_action_raises_and_nothing_is_applied() -> None:
-    vec = DrawVectorEnv(3)
+def _snapshot(vec: DrawVectorEnv) -> list[np.ndarray]:
+    return [x.copy() for x in (vec._S, vec._R, vec._REC, vec._obs, vec._masks, vec._illegal)]
+
+
+def test_strict_mode_masked_out_action_raises_and_nothing_is_applied() -> None:
+    vec = DrawVectorEnv(3, illegal_action="raise")
     _obs, info = vec.reset(seed=1)
     a = pick(np.random.default_rng(1), info["action_mask"])
     a[2] = int(np.flatnonzero(info["action_mask"][2] == 0)[0])
-    before = vec._S.copy()
-    with pytest.raises(IllegalActionError):
+    before = _snapshot(vec)
+    with pytest.raises(IllegalActionError, match="table 2"):
         vec.step(a)
-    assert np.array_equal(vec._S, before)
+    assert all(np.array_equal(x, y) for x, y in zip(before, _snapshot(vec), strict=True))
+
+
+@pytest.mark.parametrize("mode", ["passive", "raise"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        np.array([1.0, 1.0, 1.0]),
+        [1, 1.5, 1],
+        ["1", "1", "1"],
+        np.array([True, True, True]),
+        [1, 39, 1],
+        [1, 1, -1],
+        np.array([1, 1, 2**63 + 5], dtype=np.uint64),
+        [1, 1],
+        None,
+    ],
+)
+def test_actions_outside_the_space_raise_in_both_modes(mode: str, bad: object) -> None:
+    vec = DrawVectorEnv(3, illegal_action=mode)
+    vec.reset(seed=1)
+    before = _snapshot(vec)
+    with pytest.raises(
+        IllegalActionError, match=r"an (integer in|array of 3 integers in) \[0, 39\)"
+    ):
+        vec.step(bad)
+    assert all(np.array_equal(x, y) for x, y in zip(before, _snapshot(vec), strict=True))
+    vec.step(np.ones(3, np.int64))  # the env goes on
+
+
+@pytest.mark.parametrize("deck", [52, 32])
+def test_default_mode_plays_the_passive_action_like_the_single_env(deck: int) -> None:
+    # Uniform actions of the whole space: a batch in the default mode equals single
+    # envs in the default mode, step for step, flags included; and equals a strict
+    # batch stepped with the passive action written out by hand.
+    n, seed = 5, 20 + deck
+    vec = DrawVectorEnv(n, deck=deck)
+    strict = DrawVectorEnv(n, deck=deck, illegal_action="raise")
+    singles = [FiveCardDrawEnv(deck=deck) for _ in range(n)]
+    obs, info = vec.reset(seed=seed)
+    strict.reset(seed=seed)
+    for i, e in enumerate(singles):
+        e.reset(seed=seed + i)
+    rng = np.random.default_rng(deck)
+    flagged = 0
+    for _ in range(300):
+        masks = info["action_mask"]
+        a = rng.integers(0, 39, n)
+        illegal = masks[np.arange(n), a] == 0
+        passive = np.where(masks[:, 1] == 1, 1, 6)
+        played = np.where(illegal, passive, a)
+        obs, rew, term, _trunc, info = vec.step(a)
+        sobs, srew, sterm, _st, sinfo = strict.step(played)
+        assert info["illegal_action"].dtype == np.bool_
+        assert np.array_equal(info["illegal_action"], illegal)
+        assert not sinfo["illegal_action"].any()
+        assert np.array_equal(obs, sobs) and np.array_equal(rew, srew)
+        assert np.array_equal(term, sterm)
+        flagged += int(illegal.sum())
+        for i, e in enumerate(singles):
+            o, r, t, _, inf = e.step(int(a[i]))
+            assert inf["illegal_action"] == bool(illegal[i])
+            assert (r, t) == (rew[i], term[i])
+            if t:
+                assert vec.last_hand(i) == inf["last_hand"]
+                o, inf = e.reset()
+            assert np.array_equal(o, obs[i])
+    assert flagged > 500
+
+
+def test_stepping_before_reset_raises() -> None:
+    vec = DrawVectorEnv(2)
+    with pytest.raises(EpisodeFinishedError, match="DrawVectorEnv"):
+        vec.step(np.ones(2, np.int64))
+
+
+def test_last_hand_of_a_table() -> None:
+    vec = DrawVectorEnv(2)
+    vec.reset(seed=0)
+    assert vec.last_hand(0) is None
+    _o, _r, term, _t, _i = vec.step(np.zeros(2, np.int64))  # both drop
+    assert term.all()
+    for i in range(2):
+        d = vec.last_hand(i)
+        # The agent dropped at its first decision: it lost its ante only.
+        assert d is not None and (d["how"], d["winner"], d["hands"]) == ("drop", 1, None)
+        assert d["stacks"] == (495, 505)
+    with pytest.raises(ConfigError):
+        vec.last_hand(2)
 
 
 def test_batch_policy_opponent() -> None:
@@ -95,6 +187,8 @@ def test_bad_arguments() -> None:
         DrawVectorEnv(2, num_threads=0)
     with pytest.raises(ConfigError):
         DrawVectorEnv(2, opponent=object())  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="'passive' \\(default\\) or 'raise'"):
+        DrawVectorEnv(2, illegal_action="call")
 
 
 @pytest.mark.parametrize("threads", [2, 3])

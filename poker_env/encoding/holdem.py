@@ -64,18 +64,21 @@ MAX_FRACTIONS = K.MAX_ACTIONS - 4
 AGENT = K.ENV_FIELDS
 EP_DONE = K.ENV_FIELDS + 1
 HANDS_LEFT = K.ENV_FIELDS + 2
+HAND_SEEN = K.ENV_FIELDS + 3  # 1 while a decided hand has been reported (P_STOP_AT_HAND_END)
 # Config vector of the driver.
 P_NUM_PLAYERS = 0
 P_STACK = 1
 P_HANDS = 2
 P_SEAT = 3  # fixed agent seat, -1 random per episode
 P_EXTERNAL = 4  # 1: opponents are Python policies (the driver stops at their turns)
-NUM_PARAMS = 5
+P_STOP_AT_HAND_END = 5  # 1: the driver stops once at each decided hand (HAND_OVER)
+NUM_PARAMS = 6
 
 # Driver results.
 AGENT_TURN = 0
 OPPONENT_TURN = 1
 EPISODE_DONE = 2
+HAND_OVER = 3  # a hand is decided and not yet closed: its result can be read from the row
 ILLEGAL = -1
 
 OBS_BASE = 110
@@ -292,6 +295,12 @@ def resume_table(
     amounts = s[K.SCR_AMOUNTS : K.SCR_AMOUNTS + na]
     while True:
         if s[K.PHASE] == K.PHASE_OVER:
+            if params[P_STOP_AT_HAND_END] == 1 and s[HAND_SEEN] == 0:
+                # The single env reads the hand's result (folds, shown hands, payouts)
+                # before finish_hand clears it; the next call goes on from here.
+                s[HAND_SEEN] = 1
+                return HAND_OVER, reward
+            s[HAND_SEEN] = 0
             reward += (s[K.STACK + agent] - s[K.START_STACK + agent]) / s[K.BASE]
             s[HANDS_LEFT] -= 1
             # RULES.md §3 between hands: leavers and busted players are gone.

@@ -8,29 +8,90 @@ from typing import Any, Literal
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
 from poker_env.encoding import holdem as E
-from poker_env.errors import ConfigError, IllegalActionError
-from poker_env.evaluator import describe_hand
+from poker_env.encoding.holdem_result import HandResult, hand_result
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 from poker_env.policy import Policy
 
 __all__ = ["HoldemEnv", "observation_bounds"]
 
+ILLEGAL_ACTION_MODES = ("passive", "raise")
+PASSIVE_ACTION = 1  # check/call: legal whenever the agent is to act
+
+# Decided hands kept per step (the last ones if more): a step finishes one hand,
+# sometimes two (a hand the agent folded, then one decided before he acts again).
+_RING = 8
+
+
+@njit(cache=True, _nrt=False)
+def _play_on(  # type: ignore[no-untyped-def]
+    s, rngs, code, reward, params, fractions, escape_p, tables, hands, count
+):
+    # From resume_table's code on: each decided hand (HAND_OVER, params[P_STOP_AT_HAND_END]
+    # set) is copied into the ring `hands` (count[0] counts them) before the driver closes
+    # it; stops where resume_table stops otherwise. Draws nothing: the same games as
+    # without the stops (HoldemVectorEnv never stops).
+    while code == E.HAND_OVER:
+        k = count[0] % hands.shape[0]
+        for j in range(hands.shape[1]):
+            hands[k, j] = s[j]
+        count[0] += 1
+        code, r = E.resume_table(s, rngs, 0, params, fractions, escape_p, tables)
+        reward += r
+    return code, reward
+
+
+@njit(cache=True, _nrt=False)
+def _step_agent(  # type: ignore[no-untyped-def]
+    states, rngs, actions, params, fractions, escape_p, tables, obs, masks, hands, count
+):
+    # The agent's (legal: checked by the caller) action, the play on to his next
+    # decision, recording the hands decided meanwhile, and his observation.
+    s = states[0]
+    count[0] = 0
+    if E.apply_index(s, actions[0], fractions, tables) != K.OK:
+        return E.ILLEGAL, 0.0
+    code, r = E.resume_table(s, rngs, 0, params, fractions, escape_p, tables)
+    code, r = _play_on(s, rngs, code, r, params, fractions, escape_p, tables, hands, count)
+    if code != E.OPPONENT_TURN:
+        E.observe_agent(s, fractions, float(params[E.P_STACK]), obs[0], masks[0])
+    return code, r
+
+
+@njit(cache=True, _nrt=False)
+def _reset_agent(  # type: ignore[no-untyped-def]
+    states, rngs, params, fractions, escape_p, tables, obs, masks, hands, count
+):
+    # E.reset_table (an episode decided before the agent acts is dealt again, with
+    # its hands unreported), recording the hands decided before his first decision.
+    s = states[0]
+    while True:
+        count[0] = 0
+        code = E.reset_table(s, rngs, 0, params, fractions, escape_p, tables)
+        code, _ = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
+        if code != E.EPISODE_DONE:
+            break
+    if code != E.OPPONENT_TURN:
+        E.observe_agent(s, fractions, float(params[E.P_STACK]), obs[0], masks[0])
+    return code
+
 
 def _entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
     """The compiled entry of ``dispatcher`` for ``args``, skipping numba's per-call typing.
 
-    Typing the evaluator's table tuple costs microseconds a call, more than a
+    Call it after the dispatcher has run once with ``args`` (which compiles the
+    overload or loads it from the cache). Typing the evaluator's table tuple costs microseconds a call, more than a
     whole step; the entry point takes the same arguments. Falls back to the
     dispatcher itself when the overload cannot be found.
     """
     import numba
 
-    dispatcher(*args)  # compiles (or loads from the cache) the overload
     sig = tuple(numba.typeof(a) for a in args)
     cres = dispatcher.overloads.get(sig)
     return dispatcher if cres is None else cres.entry_point
@@ -122,11 +183,35 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     ## Episode End
 
     Terminated after ``hands_per_episode`` hands, or when the agent is busted,
-    or when no opponent is left. Never truncated. Stepping a finished episode
-    raises ``RuntimeError``; an illegal (masked) action raises
-    :class:`~poker_env.errors.IllegalActionError` and changes nothing (with
-    ``illegal_action="call"`` it is played as check/call instead, for tools
-    that sample unmasked actions, such as SB3's ``check_env``).
+    or when no opponent is left. Never truncated. Stepping a finished (or never
+    reset) episode raises :class:`~poker_env.errors.EpisodeFinishedError`.
+
+    ## Illegal Actions
+
+    Every action of the space is accepted by default (``illegal_action="passive"``),
+    as Gymnasium's and SB3's checkers and plain PPO or DQN sample them: a masked-out
+    index plays check/call (index 1, legal whenever the agent is to act) and
+    ``info["illegal_action"]`` is True. ``illegal_action="raise"`` refuses it with
+    :class:`~poker_env.errors.IllegalActionError` (naming the action, the legal
+    indices and the street) and changes nothing. Anything that is not an action of
+    the space (a float such as ``1.7``, a string, a bool, an int outside
+    ``[0, 4 + k)``) is refused in both modes, naming the value and "an integer in
+    [0, n)"; nothing changes.
+
+    ## Info
+
+    Every ``reset`` and ``step`` returns the same keys:
+
+    | key | meaning |
+    |-----|---------|
+    | ``action_mask`` | the mask above |
+    | ``illegal_action`` | True when the step's action was masked out and check/call was played (always False at reset) |
+    | ``last_hand`` | the episode's last decided hand, a :class:`~poker_env.encoding.holdem_result.HandResult` (None before the first): board, each seat's outcome (shown down with its hole cards and the evaluator's hand name, ``"Royal Flush"`` included; won uncontested; folded; left), chips put in, paid and net |
+    | ``hands_finished`` | the hands decided during this step (or reset), oldest first; usually one at a hand's end, two when a later hand is decided before the agent acts again |
+
+    The hand that ends an episode is in the final step's ``last_hand``; with
+    ``hands_per_episode > 1`` each hand's result arrives with the step that decided
+    it, before the agent's first decision of the next hand.
 
     ## Arguments
 
@@ -136,12 +221,14 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     ``hands_per_episode`` (1), ``raise_fractions`` ((0.5, 0.75, 1, 2)),
     ``escape_prob`` (0.0: chance an opponent leaves instead of acting),
     ``rules`` ("seed"), ``base`` (2), ``starting_stack`` (100 × base),
-    ``max_bet`` (None), ``penalty_to`` ("burn"), ``illegal_action`` ("raise" or
-    "call"), ``evaluator_features`` (False: add the hand category and the Monte
+    ``max_bet`` (None), ``penalty_to`` ("burn"), ``illegal_action`` ("passive",
+    the default, or "raise": see Illegal Actions), ``evaluator_features`` (False:
+    add the hand category and the Monte
     Carlo equity against random hands of the opponents still in, from
     ``equity_samples`` (200) random boards; compiled, a few µs a step at 200
     samples, and the same numbers as ``HoldemVectorEnv``'s), ``render_mode``
-    (None or "ansi").
+    (None or "ansi": the table from the agent's view, then the last decided hand's
+    result as in ``info["last_hand"]``).
 
     ## Version History
 
@@ -164,7 +251,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         starting_stack: int | None = None,
         max_bet: int | None = None,
         penalty_to: Literal["burn", "pot"] = "burn",
-        illegal_action: Literal["raise", "call"] = "raise",
+        illegal_action: Literal["passive", "raise"] = "passive",
         evaluator_features: bool = False,
         equity_samples: int = 200,
         render_mode: str | None = None,
@@ -192,8 +279,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             )
         if not 0.0 <= escape_prob <= 1.0:
             raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
-        if illegal_action not in ("raise", "call"):
-            raise ConfigError("illegal_action", illegal_action, "'raise' or 'call'")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError("illegal_action", illegal_action, "'passive' or 'raise'")
         self.illegal_action = illegal_action
         if not isinstance(equity_samples, int) or equity_samples < 1:
             raise ConfigError("equity_samples", equity_samples, "an int >= 1")
@@ -213,10 +300,15 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self.render_mode = render_mode
         self.fractions = fr
         self.escape_prob = float(escape_prob)
-        self.params = np.array(
-            [n, self.config.stack, hands_per_episode, -1 if seat is None else seat, 0], np.int64
-        )
+        self.params = np.zeros(E.NUM_PARAMS, dtype=np.int64)
+        self.params[E.P_NUM_PLAYERS] = n
+        self.params[E.P_STACK] = self.config.stack
+        self.params[E.P_HANDS] = hands_per_episode
+        self.params[E.P_SEAT] = -1 if seat is None else seat
         self.params[E.P_EXTERNAL] = 0 if self._opponents is None else 1
+        # Stop at each decided hand, so that its result reaches info and the render.
+        self.params[E.P_STOP_AT_HAND_END] = 1
+        self.hands_per_episode = hands_per_episode
         self.action_space = spaces.Discrete(E.num_actions(fr.size))
         low, high = observation_bounds(n, self.evaluator_features)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
@@ -230,6 +322,10 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self._dones = np.zeros(1, dtype=np.bool_)
         self._seeded = False
         self._done = True
+        # Rows of the hands decided during a step (a ring), and how many there were.
+        self._hands = np.zeros((_RING, K.STATE_SIZE), dtype=np.int64)
+        self._hand_count = np.zeros(1, dtype=np.int64)
+        self._last_hand: HandResult | None = None
         self._step_args = (
             self._states,
             self._rngs,
@@ -240,10 +336,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             self._tables,
             self._obs,
             self._masks,
-            self._rewards,
-            self._dones,
-            self._obs,  # no autoreset: the final obs is the obs
-            False,
+            self._hands,
+            self._hand_count,
         )
         self._step_fn: Any = None
 
@@ -257,69 +351,61 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             # random opponents starts from the env's seeded Generator.
             self._rngs[0] = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
             self._seeded = True
-        s = self._states[0]
-        if self._opponents is None:
-            E.batch_reset(
-                self._states,
-                self._rngs,
-                self.params,
-                self.fractions,
-                self.escape_prob,
-                self._tables,
-                self._obs,
-                self._masks,
-            )
-        else:
-            code = E.reset_table(
-                s, self._rngs, 0, self.params, self.fractions, self.escape_prob, self._tables
-            )
+        args = (
+            self._states,
+            self._rngs,
+            self.params,
+            self.fractions,
+            self.escape_prob,
+            self._tables,
+            self._obs,
+            self._masks,
+            self._hands,
+            self._hand_count,
+        )
+        code = _reset_agent(*args)
+        if self._opponents is not None:
             while code == E.OPPONENT_TURN:
                 code, _ = self._play_opponent()
-                if code == E.EPISODE_DONE:
-                    code = E.reset_table(
-                        s,
-                        self._rngs,
-                        0,
-                        self.params,
-                        self.fractions,
-                        self.escape_prob,
-                        self._tables,
-                    )
+                if code == E.EPISODE_DONE:  # decided before the agent acts: dealt again
+                    code = _reset_agent(*args)
             self._observe()
         self._done = False
-        return self._observation(), {"action_mask": self._masks[0].copy()}
+        self._last_hand = None
+        return self._observation(), self._info(False)
 
     def step(
         self, action: int | np.integer
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         if self._done:
-            raise RuntimeError("step() on a finished episode: call reset() first")
-        a = int(action)
-        if not (0 <= a < self._masks.shape[1]) or self._masks[0, a] == 0:
-            if self.illegal_action == "call":
-                a = 1  # check/call is always legal
-            else:
-                raise IllegalActionError(a, np.flatnonzero(self._masks[0]).tolist(), self._street())
-        if self._opponents is None:
-            self._actions[0] = a
-            if self._step_fn is None:
-                self._step_fn = _entry_point(E.batch_step, self._step_args)
-            else:
-                self._step_fn(*self._step_args)
-            reward = float(self._rewards[0])
-            done = bool(self._dones[0])
-        else:
-            s = self._states[0]
-            code, reward = E.step_table(
-                s, self._rngs, 0, a, self.params, self.fractions, self.escape_prob, self._tables
+            raise EpisodeFinishedError("Holdem-v0")
+        a = as_int(action)
+        na = self._masks.shape[1]
+        if a is None or not 0 <= a < na:
+            # Not an action of the space at all: refused in both modes, nothing changes.
+            raise IllegalActionError(
+                action, f"an integer in [0, {na})", self._street(), "not in the action space"
             )
+        illegal = self._masks[0, a] == 0
+        if illegal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(a, np.flatnonzero(self._masks[0]).tolist(), self._street())
+            # DESIGN.md: a masked-out action of the space plays the passive action.
+            a = PASSIVE_ACTION
+        self._actions[0] = a
+        if self._step_fn is None:
+            code, reward = _step_agent(*self._step_args)  # compiles or loads the kernel
+            self._step_fn = _entry_point(_step_agent, self._step_args)
+        else:
+            code, reward = self._step_fn(*self._step_args)
+        if self._opponents is not None:
             while code == E.OPPONENT_TURN:
                 code, r = self._play_opponent()
                 reward += r
-            done = code == E.EPISODE_DONE
             self._observe()
+        done = code == E.EPISODE_DONE
         self._done = done
-        return self._observation(), reward, done, False, {"action_mask": self._masks[0].copy()}
+        return self._observation(), float(reward), done, False, self._info(bool(illegal))
 
     def action_masks(self) -> NDArray[np.int8]:
         """The legal actions now (the form sb3-contrib's MaskablePPO reads)."""
@@ -329,12 +415,21 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
+        return self._ansi()
+
+    def _ansi(self) -> str:
+        """The table as text: the running hand (or the episode's end), then the last
+        decided hand of the episode with its shown hands, names and payouts."""
         s = self._states[0]
         agent = int(s[E.AGENT])
-        lines = [
-            f"{STREET_NAMES[int(s[K.STREET])]}  board: {format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or '-'}"
-            f"  pot: {int(s[K.COMMIT : K.COMMIT + K.MAX_SEATS].sum() + s[K.POT_EXTRA]) if s[K.PHASE] == K.PHASE_BETTING else 0}"
-        ]
+        board = format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or "-"
+        # The env returns at the agent's decision or at the episode's end only.
+        over = s[K.PHASE] != K.PHASE_BETTING
+        if over:
+            lines = ["episode over"]
+        else:
+            pot = int(s[K.COMMIT : K.COMMIT + K.MAX_SEATS].sum() + s[K.POT_EXTRA])
+            lines = [f"{STREET_NAMES[int(s[K.STREET])]}  board: {board}  pot: {pot}"]
         names = {
             K.EMPTY: "empty",
             K.SEATED: "waiting",
@@ -343,37 +438,54 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             K.FOLDED: "folded",
             K.LEFT: "left",
         }
-        over = s[K.PHASE] != K.PHASE_BETTING
-        if over:
-            lines[0] = (
-                f"hand over  board: {format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or '-'}"
-            )
         for q in range(self.num_players):
             role = (
                 "D"
                 if q == s[K.BUTTON]
                 else ("SB" if q == s[K.SB] else ("BB" if q == s[K.BB] else ""))
             )
-            # Hole cards are the agent's own, or public once shown down (RULES.md §3 showdown).
-            shown = int(s[K.RANK + q]) >= 0
+            # Only the agent's own hole cards: others' are public once shown down
+            # (RULES.md §3 showdown), which the hand's result below lists.
             cards = (
                 format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2])
-                if (q == agent or shown) and s[K.HOLE + 2 * q] >= 0
+                if q == agent and s[K.HOLE + 2 * q] >= 0
                 else "?? ??"
             )
             mark = ">" if q == s[K.TO_ACT] and not over else " "
-            line = (
-                f"{mark} seat {q}{' (you)' if q == agent else ''} {role:<2} {cards}  stack {int(s[K.STACK + q])}"
-                f"  bet {int(s[K.BET + q])}  {names[int(s[K.STATUS + q])]}"
+            bet = f"  bet {int(s[K.BET + q])}" if not over else ""
+            lines.append(
+                f"{mark} seat {q}{' (you)' if q == agent else ''} {role:<2} {cards}"
+                f"  stack {int(s[K.STACK + q])}{bet}  {names[int(s[K.STATUS + q])]}"
             )
-            if over and shown:
-                line += f"  shows {describe_hand(int(s[K.RANK + q]))}"
-            if over and int(s[K.WON + q]) > 0:
-                line += f"  wins {int(s[K.WON + q])}"
-            lines.append(line)
+        if self._last_hand is not None:
+            # RULES.md §3: the hands shown at the showdown, named, and the pots paid.
+            lines.append("")
+            lines.extend(self._last_hand.lines(agent=agent))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ helpers
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        """The info of a step or reset; also reads the hands decided meanwhile."""
+        finished = self._finished_hands()
+        if finished:
+            self._last_hand = finished[-1]
+        return {
+            "action_mask": self._masks[0].copy(),
+            "illegal_action": illegal,
+            "last_hand": self._last_hand,
+            "hands_finished": finished,
+        }
+
+    def _finished_hands(self) -> tuple[HandResult, ...]:
+        """The hands decided in the last step or reset (the ring keeps the last _RING)."""
+        n = int(self._hand_count[0])
+        out = []
+        for k in range(max(0, n - _RING), n):
+            row = self._hands[k % _RING]
+            # HANDS_LEFT still counts the hand: the driver stopped before closing it.
+            out.append(hand_result(row, self.hands_per_episode - int(row[E.HANDS_LEFT]) + 1))
+        return tuple(out)
+
     def _observation(self) -> NDArray[np.float32]:
         if not self.evaluator_features:
             obs: NDArray[np.float32] = self._obs[0].copy()
@@ -420,5 +532,17 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             )
         code, r = E.resume_table(
             s, self._rngs, 0, self.params, self.fractions, self.escape_prob, self._tables
+        )
+        code, r = _play_on(
+            s,
+            self._rngs,
+            code,
+            r,
+            self.params,
+            self.fractions,
+            self.escape_prob,
+            self._tables,
+            self._hands,
+            self._hand_count,
         )
         return int(code), float(r)

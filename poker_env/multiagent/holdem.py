@@ -12,11 +12,15 @@ from pettingzoo import AECEnv
 
 from poker_env.cards import format_cards
 from poker_env.encoding import holdem as E
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.encoding.holdem_result import HandResult, hand_result
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 
 __all__ = ["HoldemAECEnv", "env"]
+
+ILLEGAL_ACTION_MODES = ("passive", "raise")
+PASSIVE_ACTION = 1  # check/call: legal whenever a seat is to act
 
 
 class HoldemAECEnv(AECEnv):  # type: ignore[misc]
@@ -28,10 +32,25 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     (``int8``, all zeros when it is not that agent's turn). Actions are the same
     discrete fold / check-call / raises / all-in. Rewards: chips won or lost, in
     big blinds, at the end of each hand. The episode is ``hands_per_episode``
-    hands (default 1); busted players are terminated between hands. An illegal
-    action raises :class:`~poker_env.errors.IllegalActionError`.
+    hands (default 1); busted players are terminated between hands.
     ``evaluator_features=True`` adds the hand category and the Monte Carlo equity
     (``equity_samples`` boards) of ``HoldemEnv``, from each seat's view.
+
+    Illegal actions, as ``HoldemEnv``: with ``illegal_action="passive"`` (the
+    default) a masked-out action of the space plays check/call and that agent's
+    ``infos[agent]["illegal_action"]`` is True (False after its legal actions);
+    ``illegal_action="raise"`` refuses it with
+    :class:`~poker_env.errors.IllegalActionError`, nothing changed. A value that
+    is not an action of the space (a float, a string, a bool, ``None`` for a live
+    agent, an int outside ``[0, n)``) is refused in both modes. Stepping before
+    ``reset`` or after every agent is done raises
+    :class:`~poker_env.errors.EpisodeFinishedError`.
+
+    ``infos[agent]["last_hand"]`` is the episode's last decided hand, a
+    :class:`~poker_env.encoding.holdem_result.HandResult` (None before the first),
+    the same for every agent (public facts only: hole cards of hands shown down,
+    the evaluator's hand names, chips paid and net per seat, folds and leavers);
+    the ansi render ends with it.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "holdem_v0", "is_parallelizable": False}  # noqa: RUF012
@@ -49,6 +68,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         penalty_to: Literal["burn", "pot"] = "burn",
         evaluator_features: bool = False,
         equity_samples: int = 200,
+        illegal_action: Literal["passive", "raise"] = "passive",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -67,6 +87,9 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
         if not isinstance(equity_samples, int) or equity_samples < 1:
             raise ConfigError("equity_samples", equity_samples, "an int >= 1")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError("illegal_action", illegal_action, "'passive' or 'raise'")
+        self.illegal_action = illegal_action
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
         if render_mode not in (None, "ansi"):
@@ -101,6 +124,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         # The Monte Carlo equity's stream, drawn once a hand (only with the features on,
         # so the games are the same either way): observe() is repeatable.
         self._feature_seed = np.zeros(1, dtype=np.uint64)
+        self._last_hand: HandResult | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -123,7 +147,10 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {"illegal_action": False, "last_hand": None} for a in self.agents
+        }
+        self._last_hand = None
         self._hands_left = self.hands_per_episode
         self._deal(changed=True)
         self._select()
@@ -166,17 +193,29 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         return {"observation": obs, "action_mask": self._mask(agent)}
 
     def step(self, action: int | None) -> None:
+        if not getattr(self, "agents", None):
+            raise EpisodeFinishedError("HoldemAECEnv")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         s = self._s
-        a = -1 if action is None else int(action)
-        mask = self._mask(agent)
-        if not 0 <= a < mask.size or mask[a] == 0:
+        street = STREET_NAMES[int(s[K.STREET])]
+        a = as_int(action)
+        na = self.fractions.size + 4
+        if a is None or not 0 <= a < na:
+            # Not an action of the space at all: refused in both modes, nothing changes.
             raise IllegalActionError(
-                action, np.flatnonzero(mask).tolist(), STREET_NAMES[int(s[K.STREET])]
+                action, f"an integer in [0, {na})", street, "not in the action space"
             )
+        mask = self._mask(agent)
+        illegal = bool(mask[a] == 0)
+        if illegal:
+            if self.illegal_action == "raise":
+                raise IllegalActionError(a, np.flatnonzero(mask).tolist(), street)
+            # DESIGN.md: a masked-out action of the space plays the passive action.
+            a = PASSIVE_ACTION
+        self.infos[agent]["illegal_action"] = illegal
         self._cumulative_rewards[agent] = 0.0
         E.apply_index(s, a, self.fractions, self._tables)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -193,6 +232,10 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             for a in self.agents:
                 q = self.possible_agents.index(a)
                 self.rewards[a] += float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
+            # Read before finish_hand clears the folds and leavers.
+            self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
+            for a in self.agents:
+                self.infos[a]["last_hand"] = self._last_hand
             self._hands_left -= 1
             changed = K.finish_hand(s, True)  # RULES.md §3: busted players leave
             seated = [q for q in range(len(self.possible_agents)) if s[K.STATUS + q] == K.SEATED]
@@ -220,6 +263,10 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
                 f"{'>' if q == s[K.TO_ACT] else ' '} {a}: {format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2]) if s[K.HOLE + 2 * q] >= 0 else '-'}"
                 f"  stack {int(s[K.STACK + q])}  bet {int(s[K.BET + q])}"
             )
+        if self._last_hand is not None:
+            # RULES.md §3: the hands shown at the showdown, named, and the pots paid.
+            lines.append("")
+            lines.extend(self._last_hand.lines(names=self.possible_agents))
         return "\n".join(lines)
 
     def close(self) -> None:

@@ -13,12 +13,15 @@ from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.encoding import holdem as E
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads, fetch_add
 
 __all__ = ["HoldemVectorEnv"]
+
+ILLEGAL_ACTION_MODES = ("passive", "raise")
+PASSIVE_ACTION = 1  # check/call: legal whenever the agent is to act
 
 
 # Tables per grab of the threaded step (~50 µs of work). 64 one-byte `dones`
@@ -87,13 +90,29 @@ def _features_chunks(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, _nrt=False)
-def _first_masked(actions: np.ndarray, masks: np.ndarray) -> int:
-    """The first table whose action is out of range or masked, or -1."""
+def _check_actions(
+    actions: np.ndarray, masks: np.ndarray, passive: bool, played: np.ndarray, illegal: np.ndarray
+) -> int:
+    """One pass over the tables' actions before the step (nothing is stepped here).
+
+    Writes ``illegal[i]`` (table ``i``'s action is masked out) and ``played[i]``
+    (its action, check/call where masked out). Returns -1 when the step may go on;
+    ``i`` when table ``i``'s action is not in the action space at all; ``n + i``
+    when, not ``passive``, table ``i``'s action is the first masked out.
+    """
+    n = actions.shape[0]
     width = masks.shape[1]
-    for i in range(actions.shape[0]):
+    first = -1
+    for i in range(n):
         a = actions[i]
-        if a < 0 or a >= width or masks[i, a] != 1:
+        if a < 0 or a >= width:
             return i
+        bad = masks[i, a] != 1
+        illegal[i] = bad
+        played[i] = PASSIVE_ACTION if bad else a
+        first = i if bad and first < 0 else first
+    if first >= 0 and not passive:
+        return n + first
     return -1
 
 
@@ -122,9 +141,23 @@ class HoldemVectorEnv(VectorEnv):
         num_threads: threads that step the tables and compute the evaluator features
             (1 = the calling thread only; random opponents only). Independent of numba's thread settings: see
             :mod:`poker_env.vector._threads`. Results never depend on it.
+        illegal_action: ``"passive"`` (default) or ``"raise"``, as ``HoldemEnv``: a
+            masked-out action plays check/call where ``info["illegal_action"]`` (a
+            bool array of the tables) is True; ``"raise"`` refuses the whole step
+            with :class:`~poker_env.errors.IllegalActionError` naming the first such
+            table, nothing stepped. Actions that are not integers in ``[0, n)``
+            (a float array, an out-of-range entry, a wrong length) are refused in
+            both modes, nothing stepped.
         Other arguments: as :class:`~poker_env.envs.holdem.HoldemEnv`, except that
             ``starting_stack × num_players`` must stay below 2**31 (the batched
             table rows hold 32-bit chip counts; a ``ConfigError`` says so).
+
+    ``step`` before the first ``reset`` raises
+    :class:`~poker_env.errors.EpisodeFinishedError` (tables reset themselves after).
+    The info has ``action_mask`` and ``illegal_action`` at every step and reset,
+    ``final_obs`` / ``_final_obs`` at steps where a table finished. The hands'
+    results (``HoldemEnv``'s ``info["last_hand"]``) are not collected here: that
+    would stop the compiled step at every hand.
     """
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
@@ -147,6 +180,7 @@ class HoldemVectorEnv(VectorEnv):
         evaluator_features: bool = False,
         equity_samples: int = 200,
         num_threads: int = 1,
+        illegal_action: Literal["passive", "raise"] = "passive",
     ) -> None:
         self.config = HoldemConfig(
             num_seats=num_players,
@@ -176,6 +210,9 @@ class HoldemVectorEnv(VectorEnv):
             raise ConfigError("num_threads", num_threads, "an int >= 1")
         if not isinstance(equity_samples, int) or equity_samples < 1:
             raise ConfigError("equity_samples", equity_samples, "an int >= 1")
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ConfigError("illegal_action", illegal_action, "'passive' or 'raise'")
+        self.illegal_action = illegal_action
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
         if not 0.0 <= escape_prob <= 1.0:
@@ -195,10 +232,12 @@ class HoldemVectorEnv(VectorEnv):
         self.num_threads = num_threads
         self.fractions = fr
         self.escape_prob = float(escape_prob)
-        self.params = np.array(
-            [num_players, self.config.stack, hands_per_episode, -1 if seat is None else seat, 0],
-            dtype=np.int64,
-        )
+        # As HoldemEnv's, except that the driver never stops at a decided hand.
+        self.params = np.zeros(E.NUM_PARAMS, dtype=np.int64)
+        self.params[E.P_NUM_PLAYERS] = num_players
+        self.params[E.P_STACK] = self.config.stack
+        self.params[E.P_HANDS] = hands_per_episode
+        self.params[E.P_SEAT] = -1 if seat is None else seat
         # Same spaces as HoldemEnv (imported from the shared encoding, not from envs/).
         size = E.obs_size(num_players, self.evaluator_features)
         low = np.zeros(size, dtype=np.float32)
@@ -225,6 +264,7 @@ class HoldemVectorEnv(VectorEnv):
         self._dones = np.zeros(num_envs, dtype=np.bool_)
         self._seeded = False
         self._codes = np.zeros(num_envs, dtype=np.int64)
+        self._played = np.zeros(num_envs, dtype=np.int64)  # the actions the step plays
         self._resetting = np.zeros(num_envs, dtype=np.bool_)
         # Random opponents only: num_threads > 1 steps the tables on that many threads.
         self._threads = TableThreads(num_threads if opponent is None else 1)
@@ -321,7 +361,10 @@ class HoldemVectorEnv(VectorEnv):
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
             )
         self._add_features()
-        return self._obs, {"action_mask": self._masks.copy()}
+        return self._obs, {
+            "action_mask": self._masks.copy(),
+            "illegal_action": np.zeros(self.num_envs, dtype=np.bool_),
+        }
 
     def _add_features(self) -> None:
         if not self.evaluator_features:
@@ -349,16 +392,28 @@ class HoldemVectorEnv(VectorEnv):
         dict[str, Any],
     ]:
         if not self._seeded:
-            raise RuntimeError("step() before reset()")
-        acts = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        i = _first_masked(acts, self._masks)
+            raise EpisodeFinishedError("HoldemVectorEnv")
+        acts = self._actions_in_space(actions)
+        # One compiled pass: the masks checked, masked-out actions replaced (passive).
+        illegal = np.empty(self.num_envs, dtype=np.bool_)  # handed out in info
+        passive = self.illegal_action == "passive"
+        i = _check_actions(acts, self._masks, passive, self._played, illegal)
         if i >= 0:
+            if i < self.num_envs:
+                raise IllegalActionError(
+                    int(acts[i]),
+                    f"an integer in [0, {self._masks.shape[1]})",
+                    f"table {i}",
+                    "not in the action space; nothing stepped",
+                )
+            i -= self.num_envs
             raise IllegalActionError(
                 int(acts[i]),
                 np.flatnonzero(self._masks[i]).tolist(),
                 f"table {i}",
                 "masked action; nothing stepped",
             )
+        acts = self._played
         self._obs = np.empty_like(self._obs)  # every row is written below (see reset)
         if self.opponent is not None:
             self._final_obs = np.zeros_like(self._final_obs)
@@ -386,12 +441,42 @@ class HoldemVectorEnv(VectorEnv):
             self._final_obs = np.empty_like(self._final_obs)
             self._step_random_opponents(acts)
         self._add_features()
-        info: dict[str, Any] = {"action_mask": self._masks.copy()}
+        info: dict[str, Any] = {"action_mask": self._masks.copy(), "illegal_action": illegal}
         if self._dones.any():
             info["final_obs"] = self._final_obs
             info["_final_obs"] = self._dones.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return self._obs, self._rewards.copy(), self._dones.copy(), truncated, info
+
+    def _actions_in_space(self, actions: NDArray[np.integer] | Sequence[int]) -> NDArray[np.int64]:
+        """``actions`` as ``num_envs`` int64 values, or IllegalActionError naming what is wrong."""
+        arr = np.asarray(actions)
+        allowed = f"an integer in [0, {self._masks.shape[1]}) for each of {self.num_envs} tables"
+        if arr.size != self.num_envs:
+            raise IllegalActionError(
+                actions, allowed, "vector step", f"{arr.size} actions; nothing stepped"
+            )
+        flat = arr.reshape(self.num_envs)
+        if arr.dtype.kind not in "iu":
+            # Floats, strings, bools, objects: not actions of the space (as the single
+            # env's). Named: the first value that is not a whole number, else the first.
+            values = flat.tolist()
+            bad = next(
+                (i for i, x in enumerate(values) if not (type(x) is float and x.is_integer())),
+                0,
+            )
+            raise IllegalActionError(
+                values[bad],
+                allowed,
+                f"table {bad}",
+                f"actions of dtype {arr.dtype}; nothing stepped",
+            )
+        if arr.dtype == np.uint64 and int(flat.max()) > np.iinfo(np.int64).max:
+            bad = int(np.argmax(flat))
+            raise IllegalActionError(
+                int(flat[bad]), allowed, f"table {bad}", "not in the action space; nothing stepped"
+            )
+        return np.asarray(flat, dtype=np.int64)
 
     def _step_random_opponents(self, acts: NDArray[np.int64]) -> None:
         if self.num_threads == 1:

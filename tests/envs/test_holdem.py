@@ -10,9 +10,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import poker_env  # noqa: F401  (registers the ids)
+from poker_env.cards import parse_cards
 from poker_env.encoding import holdem as E
 from poker_env.envs.holdem import HoldemEnv
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
+from poker_env.evaluator import evaluate, hand_name
 from poker_env.games import holdem_kernels as K
 from poker_env.policy import RandomPolicy
 
@@ -54,13 +56,13 @@ def test_docstring_observation_table_matches_space(n: int, features: bool) -> No
 
 @pytest.mark.parametrize("n", [2, 6])
 def test_gymnasium_check_env(n: int) -> None:
-    check_env(HoldemEnv(n, illegal_action="call"), skip_render_check=True)
+    check_env(HoldemEnv(n), skip_render_check=True)
 
 
 @pytest.mark.parametrize("n", [2, 6])
 def test_sb3_check_env(n: int) -> None:
     sb3 = pytest.importorskip("stable_baselines3.common.env_checker")
-    sb3.check_env(HoldemEnv(n, illegal_action="call"))
+    sb3.check_env(HoldemEnv(n))
 
 
 def test_registered_id_makes_the_env() -> None:
@@ -292,26 +294,6 @@ def test_observation_values_match_the_documented_table(n: int) -> None:
         np.testing.assert_allclose(out, _reference_observation(s, 0, 200.0), rtol=1e-6, atol=0)
 
 
-def test_illegal_action_raises_and_changes_nothing() -> None:
-    env = HoldemEnv(2)
-    _obs, info = env.reset(seed=1)
-    bad = int(np.flatnonzero(info["action_mask"] == 0)[0]) if not info["action_mask"].all() else 99
-    before = env._states.copy()
-    with pytest.raises(IllegalActionError):
-        env.step(bad)
-    assert np.array_equal(before, env._states)
-
-
-def test_step_after_episode_end_raises() -> None:
-    env = HoldemEnv(2)
-    _obs, info = env.reset(seed=2)
-    term = False
-    while not term:
-        _, _, term, _, info = env.step(0 if info["action_mask"][0] else 1)
-    with pytest.raises(RuntimeError):
-        env.step(1)
-
-
 def test_opponent_policies_and_escapes_keep_chips() -> None:
     env = HoldemEnv(
         4, opponents=RandomPolicy(0), hands_per_episode=5, escape_prob=0.1, render_mode="ansi"
@@ -346,7 +328,7 @@ def test_config_errors() -> None:
 def test_evaluator_features_hand_category_and_equity() -> None:
     env = HoldemEnv(2, evaluator_features=True, equity_samples=50)
     check_env(
-        HoldemEnv(2, evaluator_features=True, equity_samples=20, illegal_action="call"),
+        HoldemEnv(2, evaluator_features=True, equity_samples=20),
         skip_render_check=True,
     )
     obs, info = env.reset(seed=4)
@@ -364,23 +346,6 @@ def test_evaluator_features_hand_category_and_equity() -> None:
         if term:
             obs, info = env.reset()
     assert seen_flop
-
-
-def test_render_at_hand_end_shows_showdown_hands_and_winnings() -> None:
-    # Always check/call: the hand goes to showdown, where hole cards become public
-    # (RULES.md §3: hands revealed and named), folded or unseen ones stay hidden.
-    env = gym.make("poker_env/Holdem-v0", render_mode="ansi", num_players=3)
-    _obs, info = env.reset(seed=0)
-    done = False
-    while not done:
-        _obs, _r, terminated, truncated, info = env.step(
-            1 if info["action_mask"][1] else int(np.flatnonzero(info["action_mask"])[0])
-        )
-        done = terminated or truncated
-    text = env.render()
-    assert text is not None and text.startswith("hand over")
-    assert "shows" in text and "wins" in text
-    assert text.count("?? ??") == sum("shows" not in line for line in text.splitlines()[1:])
 
 
 def _brute_force_equity(hole: list[int], board: list[int]) -> float:
@@ -429,3 +394,289 @@ def test_evaluator_features_equity_agrees_with_brute_force(street: str) -> None:
         assert category == int(hand_category(evaluate(np.array(hole + board))))
         return
     pytest.fail(f"no hand reached the {street} in 40 seeds")
+
+
+# ---------------------------------------------------------------- illegal actions (issue 12 §1)
+
+
+def _snapshot(env: HoldemEnv) -> list[np.ndarray]:
+    """Everything a step can change."""
+    return [env._states.copy(), env._rngs.copy(), env._masks.copy(), env._obs.copy()]
+
+
+def _assert_unchanged(env: HoldemEnv, before: list[np.ndarray]) -> None:
+    for a, b in zip(before, _snapshot(env), strict=True):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_masked_action_plays_check_call_by_default_and_info_says_so(n: int) -> None:
+    # Two envs on the same seed: one is given masked-out actions, the other check/call
+    # (index 1) at those steps. They must play the same game (DESIGN.md: the passive
+    # action), and only the first one's info says that an action was replaced.
+    a, b = HoldemEnv(n, hands_per_episode=3), HoldemEnv(n, hands_per_episode=3)
+    _, info_a = a.reset(seed=5)
+    _, info_b = b.reset(seed=5)
+    assert info_a["illegal_action"] is False
+    rng = np.random.default_rng(n)
+    replaced = 0
+    for _ in range(300):
+        mask = info_a["action_mask"]
+        masked = np.flatnonzero(mask == 0)
+        if masked.size and rng.random() < 0.5:
+            act, played = int(rng.choice(masked)), 1
+            replaced += 1
+        else:
+            act = played = int(rng.choice(np.flatnonzero(mask)))
+        obs_a, r_a, term_a, _, info_a = a.step(act)
+        obs_b, r_b, term_b, _, info_b = b.step(played)
+        assert info_a["illegal_action"] is (act != played)
+        assert info_b["illegal_action"] is False
+        assert np.array_equal(obs_a, obs_b) and r_a == r_b and term_a == term_b
+        assert np.array_equal(a._states, b._states)
+        if term_a:
+            _, info_a = a.reset()
+            _, info_b = b.reset()
+    assert replaced > 50
+
+
+def test_strict_mode_refuses_a_masked_action_and_changes_nothing() -> None:
+    env = HoldemEnv(2, illegal_action="raise")
+    _, info = env.reset(seed=1)
+    while info["action_mask"].all():  # find a decision with something masked out
+        _, _, term, _, info = env.step(1)
+        if term:
+            _, info = env.reset()
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    before = _snapshot(env)
+    with pytest.raises(IllegalActionError, match=rf"illegal action {bad} .*legal: \["):
+        env.step(bad)
+    _assert_unchanged(env, before)
+    env.step(1)  # the env goes on
+
+
+@pytest.mark.parametrize("value", ["call", "ignore", None])
+def test_illegal_action_modes_are_passive_and_raise_only(value: object) -> None:
+    with pytest.raises(ConfigError, match=r"illegal_action.*'passive' or 'raise'"):
+        HoldemEnv(2, illegal_action=value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mode", ["passive", "raise"])
+def test_values_outside_the_action_space_are_refused_in_both_modes(mode: str) -> None:
+    env = HoldemEnv(3, illegal_action=mode)  # type: ignore[arg-type]
+    env.reset(seed=3)
+    for bad in (
+        1.7,
+        1.0,
+        np.float64(1.0),
+        "1",
+        True,
+        False,
+        None,
+        [1],
+        np.array([1]),
+        -1,
+        8,
+        10**20,
+    ):
+        before = _snapshot(env)
+        with pytest.raises(IllegalActionError) as err:
+            env.step(bad)  # type: ignore[arg-type]
+        assert repr(bad) in str(err.value) and "an integer in [0, 8)" in str(err.value)
+        _assert_unchanged(env, before)
+    # Integers of any kind are actions: numpy ints and 0-d integer arrays (what
+    # Discrete.sample() and SB3 hand over).
+    for good in (np.int64(1), np.uint8(1), np.array(1)):
+        _, _, term, _, info = env.step(good)  # type: ignore[arg-type]
+        assert info["illegal_action"] is False
+        if term:
+            env.reset()
+
+
+@pytest.mark.parametrize("n", [2, 6, 10])
+def test_default_mode_accepts_every_action_of_the_space(n: int) -> None:
+    # What Gymnasium's and SB3's checkers and plain PPO / DQN do: sample the space.
+    for seed in range(3):
+        env = HoldemEnv(n, hands_per_episode=2, escape_prob=0.02)
+        env.action_space.seed(seed)
+        _, info = env.reset(seed=seed)
+        replaced = 0
+        for _ in range(400):
+            mask = info["action_mask"]
+            act = int(env.action_space.sample())
+            obs, _, term, _, info = env.step(act)
+            assert info["illegal_action"] is bool(mask[act] == 0)
+            replaced += info["illegal_action"]
+            assert env.observation_space.contains(obs)
+            if term:
+                _, info = env.reset()
+        assert replaced > 0
+
+
+# ---------------------------------------------------------------- finished episodes (§1)
+
+
+def test_step_before_reset_and_after_the_end_raises_episode_finished() -> None:
+    env = HoldemEnv(2)
+    with pytest.raises(EpisodeFinishedError, match="call reset"):
+        env.step(1)
+    _obs, info = env.reset(seed=2)
+    term = False
+    while not term:
+        _, _, term, _, info = env.step(0 if info["action_mask"][0] else 1)
+    assert not info["action_mask"].any()
+    before = _snapshot(env)
+    for action in (1, 0, 99, 1.5):  # whatever the action: the episode is over
+        with pytest.raises(EpisodeFinishedError):
+            env.step(action)  # type: ignore[arg-type]
+    _assert_unchanged(env, before)
+    env.reset()
+    env.step(1)
+
+
+# ---------------------------------------------------------------- hand results (§4)
+
+
+class _Always:
+    """An opponent that plays one index when it is legal, else check/call."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def act(self, observation: object, action_mask: np.ndarray) -> int:
+        return self.index if action_mask[self.index] else 1
+
+
+def _rig(s: np.ndarray, holes: dict[int, str], board: str) -> None:
+    """Replace the hole cards and the board (not yet shown: pre-flop) of the running hand."""
+    assert s[K.PHASE] == K.PHASE_BETTING and s[K.NUM_BOARD] == 0
+    for q, text in holes.items():
+        s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2] = parse_cards(text)
+    s[K.BOARD : K.BOARD + 5] = parse_cards(board)
+
+
+def _rows(hand: object) -> list[tuple[object, ...]]:
+    return [
+        (r.seat, r.outcome, r.cards, r.name, r.description, r.put_in, r.won, r.net)
+        for r in hand.seats  # type: ignore[attr-defined]
+    ]
+
+
+def test_rigged_showdowns_reach_info_and_render_before_the_next_hand() -> None:
+    # Three seats, two hands; the opponents check or call, the agent is seat 0.
+    env = HoldemEnv(3, seat=0, opponents=_Always(1), hands_per_episode=2, render_mode="ansi")
+    _, info = env.reset(seed=3)
+    s = env._states[0]
+    # Hand 1 (seed 3): seat 1 deals, seat 2 posts the small blind, the agent the big one.
+    assert (s[K.BUTTON], s[K.SB], s[K.BB]) == (1, 2, 0)
+    assert info["last_hand"] is None and info["hands_finished"] == ()
+    _rig(s, {0: "As Ks", 1: "9c 9d", 2: "Ah Kd"}, "Qs Js Ts 2h 3d")
+    steps = 0
+    while not info["hands_finished"]:
+        _, reward, term, _, info = env.step(1)  # the agent checks or calls too
+        steps += 1
+    assert steps == 4 and not term  # one check per street, then the showdown
+    hand = info["last_hand"]
+    assert info["hands_finished"] == (hand,)
+    # Worked by hand. Board Qs Js Ts 2h 3d; everyone put in the big blind, 2: pot 6.
+    # Seat 0, As Ks: As Ks Qs Js Ts, the ace-high straight flush, named a royal flush.
+    # Seat 1, 9c 9d: a pair of nines (9 T J Q needs an 8 or a K for a straight).
+    # Seat 2, Ah Kd: A K Q J T, a straight, ace high. Seat 0 wins the 6 chips.
+    assert (hand.hand, hand.street, hand.board, hand.pot) == (1, "river", "Qs Js Ts 2h 3d", 6)
+    assert _rows(hand) == [
+        (0, "showdown", "As Ks", "Royal Flush", "Royal Flush", 2, 6, 4),
+        (1, "showdown", "9c 9d", "Pair", "Pair, Nines", 2, 0, -2),
+        (2, "showdown", "Ah Kd", "Straight", "Straight, Ace high", 2, 0, -2),
+    ]
+    assert hand.winners == (0,) and hand.is_showdown
+    assert [r.seat for r in hand.shown] == [1, 2, 0]  # RULES.md §3: from the dealer clockwise
+    assert reward == 4 / 2  # in big blinds
+    # The next hand is running; the render shows it, then the last hand's result.
+    text = env.render() or ""
+    assert text.splitlines()[0].startswith("preflop")
+    assert "hand 1 over (showdown), board Qs Js Ts 2h 3d, pot 6" in text
+    assert "seat 0 (you) BB shows As Ks, Royal Flush: wins 6 (+4)" in text
+    assert "seat 1 D shows 9c 9d, Pair, Nines (-2)" in text
+    assert "seat 2 SB shows Ah Kd, Straight, Ace high (-2)" in text
+
+    # Hand 2: the button moved one seat; the agent posts the small blind and folds it.
+    s = env._states[0]
+    assert (s[K.BUTTON], s[K.SB], s[K.BB]) == (2, 0, 1)
+    assert info["action_mask"][0] == 1
+    _rig(s, {0: "4c 5d", 1: "Ah 3c", 2: "As 3d"}, "Kc Qd 8h 7s 2c")
+    _, reward, term, _, info = env.step(0)
+    assert term  # the second of two hands ends the episode
+    hand = info["last_hand"]
+    assert info["hands_finished"] == (hand,)
+    # Worked by hand. Seats 1 and 2 both play A K Q 8 7 (three clubs at most: no flush):
+    # equal, they split the pot of 5 (2 + 2 + the agent's small blind): 2 each, and the
+    # odd chip to the first of them clockwise from the dealer (seat 2): seat 1.
+    assert (hand.hand, hand.board, hand.pot) == (2, "Kc Qd 8h 7s 2c", 5)
+    assert _rows(hand) == [
+        (0, "folded", None, None, None, 1, 0, -1),
+        (1, "showdown", "Ah 3c", "High Card", "High Card, Ace high", 2, 3, 1),
+        (2, "showdown", "As 3d", "High Card", "High Card, Ace high", 2, 2, 0),
+    ]
+    assert hand.winners == (1, 2)
+    assert reward == -1 / 2
+    text = env.render() or ""
+    assert text.splitlines()[0] == "episode over"
+    assert "hand 2 over (showdown), board Kc Qd 8h 7s 2c, pot 5" in text
+    assert "seat 0 (you) SB folded (-1)" in text
+    assert "seat 1 BB shows Ah 3c, High Card, Ace high: wins 3 (+1)" in text
+    assert "seat 2 D shows As 3d, High Card, Ace high: wins 2 (+0)" in text
+    with pytest.raises(EpisodeFinishedError):
+        env.step(1)
+
+
+@pytest.mark.parametrize(("n", "hands", "escape"), [(2, 3, 0.0), (6, 4, 0.03), (10, 2, 0.03)])
+def test_every_hand_result_arrives_once_and_adds_up(n: int, hands: int, escape: float) -> None:
+    # Random opponents inside the compiled step: each decided hand arrives exactly once,
+    # numbered in order, with the step that decided it; the agent's nets add up to the
+    # rewards; pots balance; only shown hands carry cards, and those are the evaluator's.
+    env = HoldemEnv(n, hands_per_episode=hands, escape_prob=escape, render_mode="ansi")
+    rng = np.random.default_rng(n)
+    seen_showdown = seen_fold = seen_left = 0
+    for episode in range(40):
+        _, info = env.reset(seed=1000 * n + episode)
+        agent = int(env._states[0, E.AGENT])
+        # (hands decided before the agent's first decision come with the reset)
+        numbers = [h.hand for h in info["hands_finished"]]
+        nets = [r.net for h in info["hands_finished"] for r in h.seats if r.seat == agent]
+        term = False
+        while not term:
+            _, reward, term, _, info = env.step(
+                int(rng.choice(np.flatnonzero(info["action_mask"])))
+            )
+            finished = info["hands_finished"]
+            if finished:
+                assert info["last_hand"] is finished[-1]
+                assert "\n".join(finished[-1].lines(agent=agent)) in (env.render() or "")
+            agent_net = sum(r.net for h in finished for r in h.seats if r.seat == agent)
+            assert reward == pytest.approx(agent_net / 2, abs=1e-12)
+            nets.append(agent_net)
+            for h in finished:
+                numbers.append(h.hand)
+                assert h.pot == sum(r.won for r in h.seats)
+                # penalties go to the bank (burn): the pot is what the players put in
+                assert h.pot == sum(r.put_in for r in h.seats)
+                board = parse_cards(h.board).tolist() if h.board else []
+                shown = [r for r in h.seats if r.outcome == "showdown"]
+                assert h.is_showdown == (len(shown) >= 2) and len(shown) != 1
+                for r in h.seats:
+                    assert (r.cards is not None) == (r.outcome == "showdown")
+                    if r.cards is not None:
+                        rank = int(evaluate(np.array(parse_cards(r.cards).tolist() + board)))
+                        assert len(board) == 5 and r.rank == rank and r.name == hand_name(rank)
+                if shown:  # the best hand shown is paid (it is in the main pot)
+                    assert max(shown, key=lambda r: r.rank).won > 0
+                seen_showdown += bool(shown)
+                seen_fold += any(r.outcome == "folded" for r in h.seats)
+                seen_left += any(r.outcome == "left" for r in h.seats)
+        assert info["last_hand"] is not None  # the episode's final hand, in the final info
+        assert numbers == list(range(1, len(numbers) + 1)) and numbers[-1] <= hands
+        s = env._states[0]
+        assert sum(nets) == s[K.STACK + agent] - 200  # the agent's chips over the episode
+        assert K.table_chips(s) == n * 200
+    assert seen_showdown and seen_fold
+    assert seen_left or escape == 0.0

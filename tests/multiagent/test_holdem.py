@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from poker_env.errors import IllegalActionError
+from poker_env.cards import parse_cards
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
+from poker_env.games import holdem_kernels as K
 from poker_env.multiagent.holdem import HoldemAECEnv
 
 
@@ -24,8 +26,8 @@ def test_seed_test(n: int) -> None:
     seed_test(lambda render_mode=None: HoldemAECEnv(n, render_mode=render_mode), num_cycles=200)
 
 
-def test_rewards_sum_to_zero_and_illegal_action_raises() -> None:
-    env = HoldemAECEnv(3, render_mode="ansi")
+def test_rewards_sum_to_zero_and_illegal_action_raises_in_strict_mode() -> None:
+    env = HoldemAECEnv(3, render_mode="ansi", illegal_action="raise")
     rng = np.random.default_rng(0)
     for ep in range(20):
         env.reset(seed=ep)
@@ -82,3 +84,192 @@ def test_evaluator_features_api_seed_and_each_seats_category() -> None:
         if not env.agents:
             env.reset()
     assert checked > 0
+
+
+# ---------------------------------------------------------------- issue 12: illegal actions
+
+
+def _snapshot(env: HoldemAECEnv) -> tuple[object, ...]:
+    return (
+        env._s.copy(),
+        env._rng.bit_generator.state,
+        env.agent_selection,
+        dict(env._cumulative_rewards),
+        {a: dict(i) for a, i in env.infos.items()},
+    )
+
+
+def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    return (
+        bool(np.array_equal(a[0], b[0]))
+        and a[1:3] == b[1:3]
+        and a[3] == b[3]
+        and all(
+            set(x) == set(y)
+            for x, y in zip(a[4].values(), b[4].values(), strict=True)  # type: ignore[attr-defined]
+        )
+    )
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_masked_action_plays_check_call_by_default_and_info_says_so(n: int) -> None:
+    # Two envs on one seed: masked-out actions in one, check/call (index 1) in the
+    # other; the same game, and only the first agent's info says it was replaced.
+    a, b = HoldemAECEnv(n, hands_per_episode=3), HoldemAECEnv(n, hands_per_episode=3)
+    a.reset(seed=4)
+    b.reset(seed=4)
+    rng = np.random.default_rng(n)
+    replaced = 0
+    for _ in range(400):
+        if not a.agents:
+            a.reset()
+            b.reset()
+        agent = a.agent_selection
+        assert agent == b.agent_selection
+        if a.terminations[agent] or a.truncations[agent]:
+            a.step(None)
+            b.step(None)
+            continue
+        mask = a.observe(agent)["action_mask"]
+        masked = np.flatnonzero(mask == 0)
+        if masked.size and rng.random() < 0.5:
+            act, played = int(rng.choice(masked)), 1
+            replaced += 1
+        else:
+            act = played = int(rng.choice(np.flatnonzero(mask)))
+        a.step(act)
+        b.step(played)
+        assert a.infos[agent]["illegal_action"] is (act != played)
+        assert b.infos[agent]["illegal_action"] is False
+        assert np.array_equal(a._s, b._s) and a.rewards == b.rewards
+    assert replaced > 50
+
+
+@pytest.mark.parametrize("value", ["call", "ignore"])
+def test_illegal_action_modes_are_passive_and_raise_only(value: str) -> None:
+    with pytest.raises(ConfigError, match=r"illegal_action.*'passive' or 'raise'"):
+        HoldemAECEnv(2, illegal_action=value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mode", ["passive", "raise"])
+def test_values_outside_the_action_space_are_refused_in_both_modes(mode: str) -> None:
+    env = HoldemAECEnv(3, illegal_action=mode)  # type: ignore[arg-type]
+    env.reset(seed=3)
+    for bad in (1.7, np.float64(1.0), "1", True, None, [1], -1, 8, 10**20):
+        before = _snapshot(env)
+        with pytest.raises(IllegalActionError) as err:
+            env.step(bad)  # type: ignore[arg-type]
+        assert repr(bad) in str(err.value) and "an integer in [0, 8)" in str(err.value)
+        assert _same(before, _snapshot(env))
+    agent = env.agent_selection
+    env.step(np.int64(1))  # type: ignore[arg-type]  # numpy ints are actions
+    assert env.agent_selection != agent and env.infos[agent]["illegal_action"] is False
+
+
+def test_strict_mode_refuses_a_masked_action_and_changes_nothing() -> None:
+    env = HoldemAECEnv(2, illegal_action="raise")
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    while mask.all():
+        env.step(1)
+        if not env.agents:
+            env.reset()
+        mask = env.observe(env.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    before = _snapshot(env)
+    with pytest.raises(IllegalActionError, match=rf"illegal action {bad} "):
+        env.step(bad)
+    assert _same(before, _snapshot(env))
+
+
+@pytest.mark.parametrize("n", [2, 6, 10])
+def test_default_mode_accepts_every_action_of_the_space(n: int) -> None:
+    for seed in range(3):
+        env = HoldemAECEnv(n, hands_per_episode=3)
+        env.reset(seed=seed)
+        for agent in env.possible_agents:
+            env.action_space(agent).seed(seed)
+        steps = replaced = 0
+        while steps < 300:
+            if not env.agents:
+                env.reset()
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+                continue
+            mask = env.observe(agent)["action_mask"]
+            act = int(env.action_space(agent).sample())
+            env.step(act)
+            assert env.infos[agent]["illegal_action"] is bool(mask[act] == 0)
+            replaced += env.infos[agent]["illegal_action"]
+            steps += 1
+        assert replaced > 0
+
+
+def test_step_before_reset_and_after_every_agent_is_done_raises_episode_finished() -> None:
+    env = HoldemAECEnv(2)
+    with pytest.raises(EpisodeFinishedError):
+        env.step(1)
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        _, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else 1)
+    assert not env.agents
+    with pytest.raises(EpisodeFinishedError):
+        env.step(1)
+    with pytest.raises(EpisodeFinishedError):
+        env.step(None)
+
+
+# ---------------------------------------------------------------- issue 12: hand results
+
+
+def _rig(s: np.ndarray, holes: dict[int, str], board: str) -> None:
+    """Replace the hole cards and the board (not yet shown: pre-flop) of the running hand."""
+    assert s[K.PHASE] == K.PHASE_BETTING and s[K.NUM_BOARD] == 0
+    for q, text in holes.items():
+        s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2] = parse_cards(text)
+    s[K.BOARD : K.BOARD + 5] = parse_cards(board)
+
+
+def test_rigged_showdowns_reach_every_agents_info_and_the_render() -> None:
+    env = HoldemAECEnv(3, hands_per_episode=2, render_mode="ansi")
+    env.reset(seed=2)
+    s = env._s
+    # Hand 1 (seed 2): player_1 deals, player_2 posts the small blind, player_0 the big.
+    assert (s[K.BUTTON], s[K.SB], s[K.BB]) == (1, 2, 0)
+    assert all(env.infos[a]["last_hand"] is None for a in env.agents)
+    _rig(s, {0: "As Ks", 1: "9c 9d", 2: "Ah Kd"}, "Qs Js Ts 2h 3d")
+    while env.infos["player_0"]["last_hand"] is None:
+        env.step(1)  # everyone checks or calls
+    hand = env.infos["player_0"]["last_hand"]
+    assert all(env.infos[a]["last_hand"] is hand for a in env.agents)
+    # Worked by hand (as the single env's test): a royal flush, a pair of nines and an
+    # ace-high straight; every player put in 2, the royal flush takes the 6 chips.
+    assert (hand.hand, hand.board, hand.pot, hand.winners) == (1, "Qs Js Ts 2h 3d", 6, (0,))
+    assert [(r.seat, r.cards, r.description, r.won, r.net) for r in hand.seats] == [
+        (0, "As Ks", "Royal Flush", 6, 4),
+        (1, "9c 9d", "Pair, Nines", 0, -2),
+        (2, "Ah Kd", "Straight, Ace high", 0, -2),
+    ]
+    text = env.render() or ""
+    assert "hand 1 over (showdown), board Qs Js Ts 2h 3d, pot 6" in text
+    assert "player_0 BB shows As Ks, Royal Flush: wins 6 (+4)" in text
+    assert "player_2 SB shows Ah Kd, Straight, Ace high (-2)" in text
+    # Hand 2: everyone calls again; player_1 and player_2 both play A K Q 8 7 and split
+    # the 6 chips (3 each: no odd chip); player_0's king high loses.
+    _rig(env._s, {0: "4c 5d", 1: "Ah 3c", 2: "As 3d"}, "Kc Qd 8h 7s 2c")
+    while env.infos["player_0"]["last_hand"] is hand:
+        env.step(1)
+    hand = env.infos["player_2"]["last_hand"]
+    assert (hand.hand, hand.pot, hand.winners) == (2, 6, (1, 2))
+    assert [(r.seat, r.description, r.won, r.net) for r in hand.seats] == [
+        (0, "High Card, King high", 0, -2),
+        (1, "High Card, Ace high", 3, 1),
+        (2, "High Card, Ace high", 3, 1),
+    ]
+    assert all(env.terminations.values())  # two hands: the episode is over
+    # (the button moved one seat: player_2 deals, player_0 and player_1 post the blinds)
+    text = env.render() or ""
+    assert "player_0 SB shows 4c 5d, High Card, King high (-2)" in text
+    assert "player_1 BB shows Ah 3c, High Card, Ace high: wins 3 (+1)" in text

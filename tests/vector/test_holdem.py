@@ -7,7 +7,7 @@ import pytest
 from numpy.typing import NDArray
 
 from poker_env.envs.holdem import HoldemEnv
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.vector.holdem import HoldemVectorEnv
 from tests.vector.threads import assert_same_episodes
 
@@ -78,23 +78,124 @@ def test_masks_never_empty_and_spaces_contain_obs() -> None:
         obs, *_ = vec.step(acts)
 
 
-def test_illegal_action_raises_and_steps_nothing() -> None:
-    vec = HoldemVectorEnv(4, 2)
+def _snapshot(vec: HoldemVectorEnv) -> list[np.ndarray]:
+    return [vec._states.copy(), vec._rngs.copy(), vec._masks.copy(), vec._obs.copy()]
+
+
+def _masked_actions(masks: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Random actions, masked out at about half the tables where something is masked;
+    and the actions the passive rule plays instead (check/call there)."""
+    acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+    played = acts.copy()
+    for i, m in enumerate(masks):
+        masked = np.flatnonzero(m == 0)
+        if masked.size and rng.random() < 0.5:
+            acts[i], played[i] = rng.choice(masked), 1
+    return acts, played
+
+
+@pytest.mark.parametrize("n", [2, 6])
+def test_masked_actions_play_check_call_by_default_and_info_says_where(n: int) -> None:
+    a = HoldemVectorEnv(32, n, hands_per_episode=2)
+    b = HoldemVectorEnv(32, n, hands_per_episode=2)
+    _, info_a = a.reset(seed=9)
+    b.reset(seed=9)
+    assert info_a["illegal_action"].shape == (32,) and not info_a["illegal_action"].any()
+    rng = np.random.default_rng(n)
+    replaced = 0
+    for _ in range(60):
+        acts, played = _masked_actions(info_a["action_mask"], rng)
+        given = acts.copy()
+        obs_a, r_a, t_a, _, info_a = a.step(acts)
+        obs_b, r_b, t_b, _, info_b = b.step(played)
+        assert np.array_equal(acts, given)  # the caller's array is not written
+        assert info_a["illegal_action"].dtype == np.bool_
+        assert np.array_equal(info_a["illegal_action"], acts != played)
+        assert not info_b["illegal_action"].any()
+        assert np.array_equal(obs_a, obs_b) and np.array_equal(r_a, r_b)
+        assert np.array_equal(t_a, t_b) and np.array_equal(a._states, b._states)
+        replaced += int((acts != played).sum())
+    assert replaced > 100
+
+
+def test_strict_mode_refuses_a_masked_action_and_steps_nothing() -> None:
+    vec = HoldemVectorEnv(16, 3, illegal_action="raise")
     _obs, info = vec.reset(seed=1)
-    acts = np.ones(4, dtype=np.int64)
-    row = (
-        int(np.flatnonzero(info["action_mask"][:, 0] == 0)[0])
-        if (info["action_mask"][:, 0] == 0).any()
-        else -1
-    )
-    if row < 0:
-        acts[0] = 99
-    else:
-        acts[row] = 0
-    before = vec._states.copy()
-    with pytest.raises(IllegalActionError):
+    rng = np.random.default_rng(0)
+    while True:
+        acts, played = _masked_actions(info["action_mask"], rng)
+        if (acts != played).any():
+            break
+        _, _, _, _, info = vec.step(acts)
+    first = int(np.flatnonzero(acts != played)[0])
+    before = _snapshot(vec)
+    with pytest.raises(
+        IllegalActionError, match=rf"illegal action {acts[first]} in phase table {first} "
+    ):
         vec.step(acts)
-    assert np.array_equal(before, vec._states)
+    for x, y in zip(before, _snapshot(vec), strict=True):
+        assert np.array_equal(x, y)
+    vec.step(played)
+
+
+@pytest.mark.parametrize("value", ["call", "ignore"])
+def test_illegal_action_modes_are_passive_and_raise_only(value: str) -> None:
+    with pytest.raises(ConfigError, match=r"illegal_action.*'passive' or 'raise'"):
+        HoldemVectorEnv(2, 2, illegal_action=value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mode", ["passive", "raise"])
+def test_actions_outside_the_space_are_refused_in_both_modes(mode: str) -> None:
+    vec = HoldemVectorEnv(4, 2, illegal_action=mode)  # type: ignore[arg-type]
+    vec.reset(seed=1)
+    ones = [1, 1, 1, 1]
+    cases = [
+        (np.array([1, 1, 1.7, 1]), "1.7"),
+        (np.array([1.0, 1.0, 1.0, 1.0]), "1.0"),
+        (["1", "1", "1", "1"], "'1'"),
+        (np.array([True, True, True, True]), "True"),
+        (np.array([1, 1, 8, 1]), "8"),
+        (np.array([1, -1, 1, 1]), "-1"),
+        (np.array([1, 1, 1, 2**64 - 1], dtype=np.uint64), str(2**64 - 1)),
+        (ones[:3], "[1, 1, 1]"),
+        (ones * 2, "[1, 1, 1, 1, 1, 1, 1, 1]"),
+    ]
+    for bad, shown in cases:
+        before = _snapshot(vec)
+        with pytest.raises(IllegalActionError) as err:
+            vec.step(bad)  # type: ignore[arg-type]
+        assert f"illegal action {shown} " in str(err.value), str(err.value)
+        assert "an integer in [0, 8)" in str(err.value)
+        for x, y in zip(before, _snapshot(vec), strict=True):
+            assert np.array_equal(x, y)
+    for good in (np.ones(4, dtype=np.uint8), np.ones((4, 1), dtype=np.int32), ones):
+        vec.step(good)  # type: ignore[arg-type]
+
+
+def test_step_before_reset_raises_episode_finished() -> None:
+    vec = HoldemVectorEnv(4, 2)
+    with pytest.raises(EpisodeFinishedError):
+        vec.step(np.ones(4, dtype=np.int64))
+    vec.reset(seed=0)
+    vec.step(np.ones(4, dtype=np.int64))
+
+
+@pytest.mark.parametrize("n", [2, 6, 10])
+def test_default_mode_accepts_every_action_of_the_space(n: int) -> None:
+    for seed in range(3):
+        vec = HoldemVectorEnv(64, n, hands_per_episode=2, escape_prob=0.02)
+        vec.action_space.seed(seed)
+        _, info = vec.reset(seed=seed)
+        replaced = 0
+        for _ in range(40):
+            masks = info["action_mask"]
+            acts = vec.action_space.sample()
+            obs, _, _, _, info = vec.step(acts)
+            want = masks[np.arange(64), acts] == 0
+            assert np.array_equal(info["illegal_action"], want)
+            replaced += int(want.sum())
+            assert vec.observation_space.contains(obs)
+        assert replaced > 0
 
 
 class _CallPolicy:

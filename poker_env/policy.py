@@ -43,7 +43,9 @@ class RandomPolicy:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("action_mask has no legal action")
-        return int(legal[self.rng.integers(legal.size)])
+        # act_batch's draw on one row (the k-th legal action, k = floor(u * count)):
+        # act and act_batch agree row by row for the same seed.
+        return int(legal[int(self.rng.random() * legal.size)])
 
     def act_batch(self, observations: object, action_masks: NDArray[np.int8]) -> NDArray[np.int64]:
         masks = np.asarray(action_masks)

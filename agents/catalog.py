@@ -22,9 +22,35 @@ from agents.games import get_game
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
 
-__all__ = ["BASELINE_KINDS", "SB3Policy", "parse_option", "resolve_policy"]
+__all__ = ["BASELINE_KINDS", "SB3Policy", "make_baseline", "parse_option", "resolve_policy"]
 
 BASELINE_KINDS = ("random", "call", "heuristic")
+
+
+def make_baseline(game: str, kind: str, seed: int = 0, **options: Any) -> BatchPolicy:
+    """The baseline ``kind`` (``random``, ``call``, ``heuristic``) of ``game`` for its
+    env with ``options``; every random draw from a Generator seeded ``seed``."""
+    from poker_env.policy import RandomPolicy
+
+    spec = get_game(game)
+    opts = spec.options(options)
+    if kind not in BASELINE_KINDS:
+        raise ConfigError("baseline", kind, f"one of {BASELINE_KINDS}")
+    if kind == "random":
+        return RandomPolicy(seed)
+    if spec.name in ("draw", "draw-match"):
+        from agents.baselines.draw import DrawCallStation, DrawHeuristic
+
+        if kind == "call":
+            return DrawCallStation()
+        return DrawHeuristic(seed, deck=opts["deck"])
+    if spec.name == "red-dog":
+        from agents.baselines.red_dog import RedDogCallStation, ReferencePolicy
+
+        return RedDogCallStation() if kind == "call" else ReferencePolicy()
+    from agents.baselines.holdem import HoldemCallStation, HoldemEquityBot
+
+    return HoldemCallStation() if kind == "call" else HoldemEquityBot(seed)
 
 
 def parse_option(text: str) -> tuple[str, Any]:
@@ -70,10 +96,7 @@ def resolve_policy(
     spec = get_game(game)
     opts = spec.options(options)
     if name in BASELINE_KINDS:
-        from agents import baselines
-
-        policy: BatchPolicy = baselines.make_baseline(game, name, seed=seed, **opts)
-        return policy
+        return make_baseline(game, name, seed=seed, **opts)
     path_text, _, mode = name.partition("@")
     path = Path(path_text)
     if path.suffix == ".npz":

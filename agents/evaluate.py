@@ -225,13 +225,13 @@ def evaluate_against_baselines(
     kinds: Sequence[str] = ("random", "call", "heuristic"),
 ) -> list[MatchResult]:
     """``policy`` against each of the game's baselines (duplicate deals)."""
-    from agents import baselines
+    from agents.catalog import make_baseline
 
     spec = get_game(game)
     opts = spec.options(options)
     out = []
     for k, kind in enumerate(kinds):
-        b = baselines.make_baseline(game, kind, seed=seed + 1000 + k, **opts)
+        b = make_baseline(game, kind, seed=seed + 1000 + k, **opts)
         tables = max(16, min(1024, hands // (16 * spec.num_seats(opts))))
         out.append(
             head_to_head(

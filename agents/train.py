@@ -232,12 +232,10 @@ def _games() -> list[str]:
 
 def baseline_builders(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any]:
     """kind -> ``(seed) -> BatchPolicy`` for the game's baselines."""
-    from agents import baselines
+    from agents.catalog import make_baseline
 
     return {
-        kind: (
-            lambda seed, kind=kind: baselines.make_baseline(spec.name, kind, seed=seed, **options)
-        )
+        kind: (lambda seed, kind=kind: make_baseline(spec.name, kind, seed=seed, **options))
         for kind in ("random", "call", "heuristic")
     }
 
@@ -342,7 +340,7 @@ class _Run:
         from agents.export import export_policy
 
         env = self.spec.make_env(self.config.options)
-        return Path(export_policy(self.model, path, env, provenance=self.provenance()))
+        return export_policy(self.model, path, env, provenance=self.provenance()).npz
 
     def load_snapshot(self, path: Path) -> BatchPolicy:
         from agents.runtime import load_policy
@@ -470,6 +468,7 @@ def train(
         if latest is None:
             raise ConfigError("resume", str(run.dir), "a run folder with checkpoints/step_*.zip")
         run.restore(latest[1])
+        (run.dir / "config.toml").write_text(config.to_toml())  # the new timesteps
     else:
         if latest is not None:
             raise ConfigError(

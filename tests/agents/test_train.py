@@ -1,0 +1,114 @@
+"""Training end to end on tiny budgets: artifacts, resume, configs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.runtime import load_policy
+from agents.train import TrainConfig, load_config, train
+from poker_env.errors import ConfigError
+
+TINY = {
+    "timesteps": 1024,
+    "num_tables": 16,
+    "num_groups": 2,
+    "n_steps": 32,
+    "batch_size": 256,
+    "n_epochs": 1,
+    "snapshot_every": 512,
+    "checkpoint_every": 512,
+    "eval_hands": 256,
+    "net_arch": [16],
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [("draw", {}), ("red-dog", {"num_players": 3}), ("holdem", {"num_players": 6})],
+)
+def test_a_tiny_run_writes_every_artifact(tmp_path: Path, game: str, options: dict) -> None:
+    cfg = TrainConfig(game=game, options=options, out=str(tmp_path / "run"), **TINY)
+    run = train(cfg, progress_bar=False)
+    for name in ("config.toml", "model.zip", "policy.npz", "eval.json"):
+        assert (run / name).is_file(), name
+    assert sorted(p.name for p in (run / "checkpoints").glob("*.zip")) == [
+        "step_0000000512.zip",
+        "step_0000001024.zip",
+    ]
+    assert len(list((run / "pool").glob("snap_*.npz"))) == 2
+    assert list((run / "tb").rglob("events.out.tfevents.*"))
+    results = json.loads((run / "eval.json").read_text())
+    assert [r["opponent"] for r in results] == ["random", "call", "heuristic"]
+    assert all(r["ci_low"] <= r["mean"] <= r["ci_high"] and r["hands"] >= 256 for r in results)
+    # The exported policy plays the env it names.
+    env = cfg.spec.make_env(cfg.options)
+    policy = load_policy(run / "policy.npz", env)
+    obs, info = env.reset(seed=0)
+    assert info["action_mask"][policy.act(obs, info["action_mask"])] == 1
+    assert policy.manifest["provenance"]["seed"] == 0
+    assert load_config(run / "config.toml") == cfg
+
+
+def test_resume_continues_from_the_latest_checkpoint(tmp_path: Path) -> None:
+    cfg = TrainConfig(game="holdem", out=str(tmp_path / "r"), **TINY)
+    run = train(cfg, progress_bar=False, evaluate=False)
+    first = (run / "model.zip").read_bytes()
+    with pytest.raises(ConfigError, match="resume"):
+        train(cfg, progress_bar=False, evaluate=False)  # the folder holds a run
+    longer = load_config(run / "config.toml", timesteps=2048)
+    train(longer, resume=True, progress_bar=False, evaluate=False)
+    steps = sorted(p.name for p in (run / "checkpoints").glob("*.zip"))
+    assert steps[-1] == "step_0000002048.zip" and "step_0000001536.zip" in steps
+    assert (run / "model.zip").read_bytes() != first
+    assert load_config(run / "config.toml").timesteps == 2048
+    with pytest.raises(ConfigError, match="resume"):
+        train(TrainConfig(game="holdem", out=str(tmp_path / "none"), **TINY), resume=True)
+
+
+def test_the_same_seed_trains_the_same_policy(tmp_path: Path) -> None:
+    outs = []
+    for k in range(2):
+        cfg = TrainConfig(game="red-dog", out=str(tmp_path / f"s{k}"), **TINY)
+        run = train(cfg, progress_bar=False, evaluate=False)
+        outs.append(load_policy(run / "policy.npz"))
+    obs = np.random.default_rng(0).random((64, outs[0].observation_size)).astype(np.float32)
+    np.testing.assert_array_equal(outs[0].logits(obs), outs[1].logits(obs))
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("timesteps", 0),
+        ("timesteps", 1.5),
+        ("num_groups", 3),  # does not divide 64 tables
+        ("net_arch", []),
+        ("activation", "sigmoid"),
+        ("learning_rate", -1.0),
+        ("opponents", {"mirror": 1.0}),
+        ("options", {"players": 3}),
+    ],
+)
+def test_bad_configs_name_the_field(field: str, value: object) -> None:
+    with pytest.raises(ConfigError, match=field.rstrip("s") if field == "options" else field):
+        TrainConfig(game="holdem", **{field: value})  # type: ignore[arg-type]
+
+
+def test_config_files_round_trip_and_refuse_unknown_keys(tmp_path: Path) -> None:
+    cfg = TrainConfig(game="holdem", options={"num_players": 6}, opponents={"random": 1.0})
+    p = tmp_path / "c.toml"
+    p.write_text(cfg.to_toml())
+    assert load_config(p) == cfg
+    assert load_config(p, seed=5).seed == 5
+    assert load_config(p, options={"num_players": 3}).options == {"num_players": 3}
+    (tmp_path / "bad.toml").write_text('game = "holdem"\ntimestep = 5\n')
+    with pytest.raises(ConfigError, match="timestep"):
+        load_config(tmp_path / "bad.toml")
+    (tmp_path / "broken.toml").write_text("game = \n")
+    with pytest.raises(ConfigError, match="TOML"):
+        load_config(tmp_path / "broken.toml")
+    with pytest.raises(ConfigError, match="game"):
+        load_config(None)

@@ -30,6 +30,9 @@ Discrete actions: ``0`` fold, ``1`` check/call, ``2`` min-raise, then one per
 pot fraction (raise to current bet + fraction × (pot + call)), last all-in.
 Sizes are clipped into the legal range; an index whose amount equals another
 legal index's amount is masked out (the all-in index keeps the all-in amount).
+The all-in index is shown only where the all-in raises: where the raising is
+closed to the seat (RULES.md §3: a short all-in did not reopen it, or nobody left
+could answer a raise) the engine's all-in is a call, which index 1 already is.
 """
 
 from __future__ import annotations
@@ -177,7 +180,8 @@ def action_mask(s: np.ndarray, fractions: np.ndarray, mask: np.ndarray, amounts:
     allin_to = lg[K.L_ALLIN_TO]
     all_in = na - 1
     cur = s[K.CUR_BET]
-    # An all-in that is only a call stays on index 1.
+    # An all-in that is only a call stays on index 1: a stack at or below the call,
+    # or raising closed (RULES.md §3: K.legal then gives the call total, cur).
     allin_shown = lg[K.L_CAN_ALLIN] == 1 and allin_to > cur
     if lg[K.L_CAN_RAISE] == 1:
         lo = lg[K.L_MIN_TO]

@@ -15,10 +15,14 @@ Total chips = ``num_players * starting_chips``. A seat that left holds 0 chips.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, overload
+
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from poker_env.cards import format_cards
 from poker_env.games.red_dog import (
     ERR_KIND,
     F_HAS_BET,
@@ -34,8 +38,10 @@ from poker_env.games.red_dog import (
     I_POT,
     I_ROUNDS,
     I_START_CHIPS,
+    I_TO_ACT,
     KIND_BET,
     KIND_FORFEIT,
+    MAX_PLAYERS,
     OK,
     PHASE_BET,
     PUB_SHOWN,
@@ -48,16 +54,38 @@ from poker_env.games.red_dog import (
     rand_u64,
     win_probability_kernel,
 )
-from poker_env.games.red_dog_kernels import apply_action_inline
+from poker_env.games.red_dog_kernels import (
+    E_AMOUNT,
+    E_DEAL_END,
+    E_GAME_OVER,
+    E_KIND,
+    E_LEFT,
+    E_NSHOWN,
+    E_REANTE,
+    E_SEAT,
+    E_SHOWN,
+    E_TURNED,
+    E_WON,
+    NUM_EVENTS,
+    apply_action_inline,
+    builtin_decision,
+)
 
 __all__ = [
     "DEFAULT_BET_FRACTIONS",
+    "LOG_CAPACITY",
+    "ActionLog",
+    "action_dict",
+    "action_text",
     "action_to_bet",
     "agent_done",
     "collect_reward",
     "encode_observation",
+    "env_reset_logged",
     "env_reset_table",
+    "env_step_logged",
     "env_step_table",
+    "new_action_log",
     "obs_size",
 ]
 
@@ -65,9 +93,115 @@ __all__ = [
 DEFAULT_BET_FRACTIONS = (0.0, 0.25, 0.5, 0.75, 1.0)
 
 
+#: Rows of an action log (:func:`new_action_log`): the agent's action and the
+#: opponents' actions up to its next turn, at most 2 * (10 - 1) of them (the rest of
+#: one deal, then the next deal up to the agent's place). More happen only after the
+#: agent's seat has left (the default opponents play the game out); those are counted,
+#: not kept.
+LOG_CAPACITY = 32
+
+
+def action_dict(row: NDArray[np.int64] | Sequence[int]) -> dict[str, Any]:
+    """One action of the log (an events row of the rules kernels) as plain values.
+
+    Keys: ``seat``; ``kind`` ("bet" or "forfeit"); ``amount`` (chips bet, 1 for a
+    forfeit); ``turned_card`` (the card the dealer turned against the bet, -1 for a
+    forfeit); ``won``; ``shown`` (the cards the bettor showed: the winning card, or
+    his whole hand); ``pot_refilled`` (the action emptied the pot and everyone
+    anted again); ``deal_ended`` (it was the deal's last action).
+    """
+    r = row.tolist() if isinstance(row, np.ndarray) else row  # list indexing is faster
+    return {
+        "seat": r[E_SEAT],
+        "kind": "forfeit" if r[E_KIND] == KIND_FORFEIT else "bet",
+        "amount": r[E_AMOUNT],
+        "turned_card": r[E_TURNED],
+        "won": r[E_WON] != 0,
+        "shown": tuple(r[E_SHOWN : E_SHOWN + r[E_NSHOWN]]),
+        "pot_refilled": r[E_REANTE] != 0,
+        "deal_ended": r[E_DEAL_END] != 0,
+    }
+
+
+class ActionLog(Sequence[dict[str, Any]]):
+    """Actions of a log as a read-only sequence of :func:`action_dict` dicts.
+
+    Holds the rows (lists of ints, the events rows of the rules kernels) and builds
+    each dict when it is read, so an env step that returns one pays for a list, not
+    for a dict per action.
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, rows: Sequence[Sequence[int]]) -> None:
+        self._rows = rows
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, i: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(i, slice):
+            return [action_dict(r) for r in self._rows[i]]
+        return action_dict(self._rows[i])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, str):
+            return NotImplemented
+        return list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ActionLog({list(self)!r})"
+
+    def rows(self) -> NDArray[np.int64]:
+        """The events rows themselves, shape (len, NUM_EVENTS)."""
+        return np.array(self._rows, np.int64).reshape(len(self._rows), NUM_EVENTS)
+
+
+def action_text(row: NDArray[np.int64] | Sequence[int], you: bool = False) -> str:
+    """One action of the log as a line of text ("you ..." instead of "seat s ...")."""
+    d = action_dict(row)
+    name, s = ("you", "") if you else (f"seat {d['seat']}", "s")
+    if d["kind"] == "forfeit":
+        text = f"{name} forfeit{s} 1 chip"
+    else:
+        verb = ("win" if d["won"] else "lose") + s
+        text = (
+            f"{name} bet{s} {d['amount']}, turned {format_cards([d['turned_card']])}: "
+            f"{verb}, showing {format_cards(d['shown'])}"
+        )
+    extra = []
+    if d["pot_refilled"]:
+        extra.append("the pot is empty: everyone antes again")
+    left = int(row[E_LEFT])
+    if left:
+        seats = ", ".join(str(s) for s in range(MAX_PLAYERS) if left >> s & 1)
+        extra.append(f"seat {seats} out of chips: left")
+    if d["deal_ended"] and not row[E_GAME_OVER]:
+        extra.append("the deal ends")
+    return "; ".join([text, *extra])
+
+
 def obs_size(num_players: int) -> int:
     """Length of one observation for a table of ``num_players``."""
     return 162 + int(num_players)
+
+
+def new_action_log() -> NDArray[np.int64]:
+    """An empty action log: one row per action, the rules kernels' events row of it.
+
+    Read a row with the ``E_*`` columns of :mod:`poker_env.games.red_dog_kernels`
+    (seat, kind, amount, turned card, won, shown cards, refill, seats that left,
+    deal ended, new deal, game over).
+    """
+    return np.zeros((LOG_CAPACITY, NUM_EVENTS), np.int64)
 
 
 @njit(cache=True, _nrt=False)
@@ -279,3 +413,133 @@ def agent_done(
 ) -> bool:  # pragma: no cover
     """Whether the agent's episode is over: game over, or its seat left."""
     return bool(_agent_done(ints, flags, t))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _keep_events(
+    events: NDArray[np.int64], t: int, log: NDArray[np.int64], n: int
+) -> None:  # pragma: no cover - compiled
+    if n < log.shape[0]:
+        for k in range(NUM_EVENTS):
+            log[n, k] = events[t, k]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _play_builtin_logged(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    t: int,
+    stop_seat: int,
+    random_share: float,
+    fractions: NDArray[np.float64],
+    log: NDArray[np.int64],
+    n: int,
+) -> int:  # pragma: no cover - compiled
+    # The loop of games.red_dog.play_builtin_until, the same calls in the same order
+    # (so the same random stream and the same games: the vector env, which runs that
+    # loop, is tested equal to the single env, which runs this one), and each action's
+    # events row kept in ``log`` from row ``n`` on. Returns the new row count.
+    while ints[t, I_PHASE] == PHASE_BET and ints[t, I_TO_ACT] != stop_seat:
+        kind, amount = builtin_decision(ints, chips, hands, public, rng, t, random_share, fractions)
+        apply_action_inline(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
+        _keep_events(events, t, log, n)
+        n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def env_step_logged(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    t: int,
+    action: int,
+    random_share: float,
+    fractions: NDArray[np.float64],
+    out: NDArray[np.float32],
+    log: NDArray[np.int64],
+) -> tuple[int, float, bool, int, float]:  # pragma: no cover - compiled
+    """:func:`env_step_table` that also tells what happened, for the single env's info
+    and render: row 0 of ``log`` is the agent's action, rows 1.. the default opponents'
+    actions up to its next turn.
+
+    Returns:
+        (status, reward in antes, done, actions logged (the agent's included; more than
+        ``log``'s rows when the opponents played on after the agent's seat left), the
+        agent's exact win probability when it decided). On a bad status nothing changed.
+    """
+    seat = ints[t, I_AGENT]
+    p = win_probability_kernel(ints, hands, public, t, seat)
+    kind, amount = action_to_bet(ints, chips, t, action, fractions)
+    if kind < 0:
+        return ERR_KIND, 0.0, False, 0, p
+    status = apply_action_inline(
+        ints, chips, flags, hands, deck, public, rng, events, t, kind, amount
+    )
+    if status != OK:
+        return status, 0.0, False, 0, p
+    _keep_events(events, t, log, 0)
+    n = _play_builtin_logged(
+        ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share,
+        fractions, log, 1,
+    )  # fmt: skip
+    reward = collect_reward(ints, chips, t)
+    _encode(ints, chips, flags, hands, public, t, seat, out)
+    return OK, reward, _agent_done(ints, flags, t), n, p
+
+
+@njit(cache=True, _nrt=False)
+def env_reset_logged(
+    ints: NDArray[np.int64],
+    chips: NDArray[np.int64],
+    flags: NDArray[np.int8],
+    hands: NDArray[np.int8],
+    deck: NDArray[np.int8],
+    public: NDArray[np.int8],
+    rng: NDArray[np.uint64],
+    events: NDArray[np.int64],
+    draw_log: NDArray[np.int64],
+    t: int,
+    key: np.uint64,
+    num_players: int,
+    starting_chips: int,
+    ante: int,
+    hand_size: int,
+    rounds: int,
+    agent_seat: int,
+    random_share: float,
+    fractions: NDArray[np.float64],
+    out: NDArray[np.float32],
+    log: NDArray[np.int64],
+) -> int:  # pragma: no cover - compiled
+    """:func:`env_reset_table` with the default opponents, keeping their actions before
+    the agent's first turn in ``log`` ; returns their
+    count. The same calls in the same order, so the same games."""
+    k = key
+    while True:
+        env_reset_table(
+            ints, chips, flags, hands, deck, public, rng, events, draw_log, t, k, num_players,
+            starting_chips, ante, hand_size, rounds, agent_seat, False, random_share,
+            fractions, out,
+        )  # fmt: skip
+        seat = ints[t, I_AGENT]
+        n = _play_builtin_logged(
+            ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share,
+            fractions, log, 0,
+        )  # fmt: skip
+        if not _agent_done(ints, flags, t):
+            break
+        k = rand_u64(rng, t)
+    _encode(ints, chips, flags, hands, public, t, seat, out)
+    return int(n)

@@ -132,7 +132,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     | 1 | check or call (all-in for less when short) |
     | 2 | min-raise |
     | 3 .. 2+k | raise to current bet + fraction × (pot + call), default 1/2, 3/4, 1, 2 |
-    | 3+k | all-in |
+    | 3+k | all-in (masked out where it is only a call: raising closed, RULES.md §3) |
 
     Raise sizes are clipped into the legal range ``[min raise, stack]`` (and the
     ``max_bet`` cap).

@@ -13,15 +13,21 @@ from numpy.typing import NDArray
 from poker_env.cards import format_cards
 from poker_env.encoding.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    LOG_CAPACITY,
+    ActionLog,
+    action_text,
     action_to_bet,
     agent_done,
     collect_reward,
     encode_observation,
+    env_reset_logged,
     env_reset_table,
-    env_step_table,
+    env_step_logged,
+    new_action_log,
     obs_size,
 )
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.encoding.table_picture import red_dog_picture
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games.red_dog import (
     F_SEATED,
     I_AGENT,
@@ -30,6 +36,7 @@ from poker_env.games.red_dog import (
     I_PHASE,
     I_POT,
     I_TO_ACT,
+    KIND_FORFEIT,
     OK,
     PHASE_BET,
     PHASE_NAMES,
@@ -40,10 +47,26 @@ from poker_env.games.red_dog import (
     apply_action,
     new_state,
     rand_u64,
+    win_probability_kernel,
+)
+from poker_env.games.red_dog_kernels import (
+    E_AMOUNT,
+    E_DEAL_END,
+    E_KIND,
+    E_NSHOWN,
+    E_REANTE,
+    E_SEAT,
+    E_SHOWN,
+    E_TURNED,
+    E_WON,
 )
 from poker_env.policy import Policy
 
-__all__ = ["RedDogEnv", "observation_space_for"]
+__all__ = ["ILLEGAL_ACTION_MODES", "RedDogEnv", "observation_space_for"]
+
+#: Values of the ``illegal_action`` option, the default first (one convention for
+#: every env of the project, ../shared/STYLE.md "Illegal actions").
+ILLEGAL_ACTION_MODES = ("passive", "raise")
 
 
 def observation_space_for(config: RedDogConfig) -> spaces.Box:
@@ -55,6 +78,15 @@ def observation_space_for(config: RedDogConfig) -> spaces.Box:
     high[159 + p] = p - 1
     high[161 + p] = config.num_rounds
     return spaces.Box(low, high, dtype=np.float32)
+
+
+def check_illegal_action(value: object) -> str:
+    """Validate the ``illegal_action`` option ("passive" or "raise")."""
+    if not isinstance(value, str) or value not in ILLEGAL_ACTION_MODES:
+        raise ConfigError(
+            "illegal_action", value, "'passive' (default: a masked-out action forfeits) or 'raise'"
+        )
+    return value
 
 
 def check_fractions(bet_fractions: Sequence[float]) -> NDArray[np.float64]:
@@ -112,6 +144,15 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
     on the agent's turn (each maps to a legal bet; several may map to the same
     amount when the largest bet is small); all zeros once the episode is over.
 
+    Illegal actions (``illegal_action``): by default ("passive") a masked-out
+    action of the space plays the passive action, FORFEIT (RULES.md §2), and
+    ``info["illegal_action"]`` is True; with "raise" it raises
+    :class:`~poker_env.errors.IllegalActionError` and changes nothing. Since every
+    action of the space is legal on the agent's turn, neither happens in this
+    game: ``info["illegal_action"]`` is always False. In both modes a value that
+    is not an action of the space (a float such as 1.7, a string, a bool, an
+    integer outside [0, n)) raises ``IllegalActionError`` and changes nothing.
+
     ## Starting State
 
     The draw picks the first dealer, everyone antes, the first deal is dealt, and
@@ -132,8 +173,30 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
     ``terminated`` when the game ends (after ``rounds`` deals or when fewer than
     two players remain) or when the agent's seat runs out of chips and leaves.
     Never truncated (a game has at most ``rounds * P`` decisions). Stepping a
-    finished episode, or an action outside the space, raises
-    :class:`~poker_env.errors.IllegalActionError`.
+    finished (or never reset) episode raises
+    :class:`~poker_env.errors.EpisodeFinishedError`.
+
+    ## Info
+
+    Every ``reset`` and ``step`` info holds ``action_mask``, ``seat`` (the agent's
+    seat), ``illegal_action`` (see Action Mask), ``last_bet`` (None after
+    ``reset``) and ``opponent_actions``:
+
+    - ``last_bet``: how the agent's action of this step was settled, before any
+      next deal: ``action`` (the index played), ``kind`` ("bet" or "forfeit"),
+      ``amount``, ``p`` (its exact win probability when it decided),
+      ``turned_card`` (the card turned against the bet, an int, -1 for a
+      forfeit), ``won``, ``shown`` (the cards it showed: the winning card, or
+      its whole hand), ``pot_refilled``, ``deal_ended``, ``seat``.
+    - ``opponent_actions``: what the other seats did since then (after
+      ``reset``: before the agent's first turn), in order, one dict each with
+      the keys of ``last_bet`` but ``action`` and ``p``. At most
+      ``LOG_CAPACITY - 1`` are kept; only after the agent's seat has left can
+      there be more (the opponents play the game out); ``num_opponent_actions``
+      counts them all.
+
+    The ``"ansi"`` render shows the same: the agent's last action with the
+    turned card and its outcome, then the opponents' actions since.
 
     ## Arguments
 
@@ -147,14 +210,18 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
       sequence of ``num_players`` policies (the agent's entry is ignored).
       Policies see the same observation layout from their own seat.
     - ``bet_fractions``: the bet actions, as fractions of the largest legal bet.
+    - ``illegal_action``: "passive" (default) or "raise" (see Action Mask).
     - ``render_mode``: None or "ansi".
 
     ## Version History
 
-    - v0: first version.
+    - v0: first version. Later in v0 (no change to the spaces or the games):
+      ``illegal_action``, the ``last_bet`` and ``opponent_actions`` info, the
+      last actions in the render, ``EpisodeFinishedError`` on a finished episode,
+      non-integer actions refused.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -168,8 +235,10 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         opponents: Policy | Sequence[Policy | None] | None = None,
         opponent_random_share: float = 0.2,
         bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS,
+        illegal_action: str = "passive",
         render_mode: str | None = None,
     ) -> None:
+        self.illegal_action = check_illegal_action(illegal_action)
         self.config = RedDogConfig(
             num_players=num_players,
             starting_chips=starting_chips,
@@ -181,8 +250,8 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
             raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
         if not 0.0 <= opponent_random_share <= 1.0:
             raise ConfigError("opponent_random_share", opponent_random_share, "a number in [0, 1]")
-        if render_mode not in (None, "ansi"):
-            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         self.fractions = check_fractions(bet_fractions)
         self.agent_seat_option = agent_seat
         self.random_share = float(opponent_random_share)
@@ -196,6 +265,18 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self._opp_obs = np.zeros(obs_size(num_players), np.float32)
         self._done = True
         self._started = False
+        # On the agent's turn every action maps to a legal bet (RULES.md §2).
+        self._legal = np.ones(self.num_actions, np.int8)
+        self._legal_list = [True] * self.num_actions  # the same, read without numpy
+        # What happened in the last reset or step: row 0 the agent's action (when
+        # self._has_own), then the opponents'; see poker_env.encoding.red_dog.
+        self._log = new_action_log()
+        self._num_logged = 0
+        self._has_own = False
+        self._own_action = 0
+        self._own_p = 0.0
+        self._replaced = False
+        self._seat = -1
 
     def _check_opponents(
         self, opponents: Policy | Sequence[Policy | None] | None
@@ -225,58 +306,91 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
             key = np.uint64(rand_u64(st.rng, 0))
         self._started = True
         seat = -1 if self.agent_seat_option is None else self.agent_seat_option
-        builtin = self.opponents is None
-        while True:
-            env_reset_table(
-                *st, 0, key, *self.config.kernel_args(), seat, builtin,
-                self.random_share, self.fractions, self._obs,
+        if self.opponents is None:
+            n = env_reset_logged(
+                *st, 0, key, *self.config.kernel_args(), seat, self.random_share,
+                self.fractions, self._obs, self._log,
             )  # fmt: skip
-            if builtin:
-                break
-            self._play_python_opponents()
-            if not agent_done(st.ints, st.flags, 0):
-                encode_observation(
-                    st.ints, st.chips, st.flags, st.hands, st.public, 0, self.agent_seat, self._obs
-                )
-                break
-            key = np.uint64(rand_u64(st.rng, 0))
+        else:
+            while True:
+                env_reset_table(
+                    *st, 0, key, *self.config.kernel_args(), seat, False,
+                    self.random_share, self.fractions, self._obs,
+                )  # fmt: skip
+                n = self._play_opponents(0)
+                if not agent_done(st.ints, st.flags, 0):
+                    encode_observation(
+                        st.ints, st.chips, st.flags, st.hands, st.public, 0, self.agent_seat,
+                        self._obs,
+                    )  # fmt: skip
+                    break
+                key = np.uint64(rand_u64(st.rng, 0))
+        self._seat = self.agent_seat
+        self._num_logged = int(n)
+        self._has_own = False
+        self._replaced = False
         self._done = False
         return self._obs.copy(), self._info()
 
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
-        """Play the agent's action; the opponents answer until its next turn."""
+        """Play the agent's action; the opponents answer until its next turn.
+
+        Raises:
+            EpisodeFinishedError: the episode is over (or was never reset).
+            IllegalActionError: ``action`` is not an action of the space (nothing
+                changes), or, with ``illegal_action="raise"``, it is masked out.
+        """
         if self._done:
-            raise IllegalActionError(action, "none", "over", "the episode is over; call reset()")
+            raise EpisodeFinishedError("RedDog-v0")
         st = self.state
-        a = int(action)
-        if self.opponents is None:
-            status, reward, done = env_step_table(
-                *st[:8], 0, a, self.random_share, self.fractions, self._obs
+        a = action if type(action) is int else as_int(action)  # the common case first
+        if a is None or not 0 <= a < self.num_actions:
+            raise IllegalActionError(
+                action,
+                f"an integer in [0, {self.num_actions})",
+                PHASE_NAMES[int(st.ints[0, I_PHASE])],
+                f"not an action of the space Discrete({self.num_actions})",
             )
-            if status != OK:
-                self._raise_illegal(a)
+        replaced = False
+        if not self._legal_list[a]:
+            # Never on the agent's turn in Red Dog (every index maps to a legal bet):
+            # the convention every env shares (../shared/STYLE.md "Illegal actions").
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    a, np.flatnonzero(self._legal).tolist(), "bet", "masked out"
+                )
+            a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
+        if self.opponents is None:
+            status, reward, done, n, p = env_step_logged(
+                *st[:8], 0, a, self.random_share, self.fractions, self._obs, self._log
+            )
+            if status != OK:  # not reached: the index was checked above
+                raise IllegalActionError(a, f"an integer in [0, {self.num_actions})", "bet")
         else:
+            p = float(win_probability_kernel(st.ints, st.hands, st.public, 0, self.agent_seat))
             kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
             if kind < 0 or apply_action(*st[:8], 0, kind, amount) != OK:
-                self._raise_illegal(a)
-            self._play_python_opponents()
+                raise IllegalActionError(a, f"an integer in [0, {self.num_actions})", "bet")
+            self._log[0] = st.events[0]
+            n = self._play_opponents(1)
             reward = collect_reward(st.ints, st.chips, 0)
             done = bool(agent_done(st.ints, st.flags, 0))
             encode_observation(
                 st.ints, st.chips, st.flags, st.hands, st.public, 0, self.agent_seat, self._obs
             )
+        self._num_logged = int(n)
+        self._has_own = True
+        self._own_action = a
+        self._own_p = float(p)
+        self._replaced = replaced
         self._done = bool(done)
         return self._obs.copy(), float(reward), self._done, False, self._info()
 
-    def _raise_illegal(self, action: int) -> None:
-        legal = list(range(self.num_actions))
-        raise IllegalActionError(
-            action, legal, PHASE_NAMES[int(self.state.ints[0, I_PHASE])], "unknown action index"
-        )
-
-    def _play_python_opponents(self) -> None:
+    def _play_opponents(self, n: int) -> int:
+        """Play the (Python policy) other seats until the agent's turn or the end; log
+        their actions from row ``n`` on; returns the new row count."""
         assert self.opponents is not None
         st = self.state
         agent = self.agent_seat
@@ -289,27 +403,65 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
             encode_observation(
                 st.ints, st.chips, st.flags, st.hands, st.public, 0, s, self._opp_obs
             )
-            a = int(policy.act(self._opp_obs.copy(), mask.copy()))
-            kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
+            action = policy.act(self._opp_obs.copy(), mask.copy())
+            a = as_int(action)
+            kind, amount = (
+                (-1, 0) if a is None else action_to_bet(st.ints, st.chips, 0, a, self.fractions)
+            )
             if kind < 0 or apply_action(*st[:8], 0, kind, amount) != OK:
-                raise IllegalActionError(a, list(range(mask.size)), "bet", f"opponent at seat {s}")
+                raise IllegalActionError(
+                    action, f"an integer in [0, {mask.size})", "bet", f"opponent at seat {s}"
+                )
+            if n < LOG_CAPACITY:
+                self._log[n] = st.events[0]
+            n += 1
+        return n
 
     def action_masks(self) -> NDArray[np.int8]:
         """Legal actions now (int8; the form MaskablePPO reads)."""
         if self._done:
             return np.zeros(self.num_actions, np.int8)
-        return np.ones(self.num_actions, np.int8)
+        return self._legal.copy()
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self.action_masks(), "seat": self.agent_seat}
+        # One tolist() for every row, dicts built from lists (numpy scalar reads and
+        # a dict per opponent action cost more than the rest of a step).
+        rows = self._log[: min(self._num_logged, LOG_CAPACITY)].tolist()
+        last_bet: dict[str, Any] | None = None
+        if self._has_own:
+            r = rows.pop(0)
+            # action_dict's keys, written out: a merged dict costs a third more.
+            last_bet = {
+                "action": self._own_action,
+                "p": self._own_p,
+                "seat": r[E_SEAT],
+                "kind": "forfeit" if r[E_KIND] == KIND_FORFEIT else "bet",
+                "amount": r[E_AMOUNT],
+                "turned_card": r[E_TURNED],
+                "won": r[E_WON] != 0,
+                "shown": tuple(r[E_SHOWN : E_SHOWN + r[E_NSHOWN]]),
+                "pot_refilled": r[E_REANTE] != 0,
+                "deal_ended": r[E_DEAL_END] != 0,
+            }
+        return {
+            "action_mask": self._legal.copy() if not self._done else self.action_masks(),
+            "seat": self._seat,
+            "illegal_action": self._replaced,
+            "last_bet": last_bet,
+            "opponent_actions": ActionLog(rows),
+            "num_opponent_actions": self._num_logged - self._has_own,
+        }
 
     @property
     def agent_seat(self) -> int:
         """The agent's seat in this episode."""
         return int(self.state.ints[0, I_AGENT])
 
-    def render(self) -> str | None:
-        """Text of the table from the agent's seat (render_mode "ansi")."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The table from the agent's seat: text ("ansi") or a picture ("rgb_array")."""
+        if self.render_mode == "rgb_array":
+            log = self._log[: min(self._num_logged, LOG_CAPACITY)]
+            return red_dog_picture(self.state, 0, self.agent_seat, log=log, has_own=self._has_own)
         if self.render_mode != "ansi":
             return None
         st = self.state
@@ -341,4 +493,21 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         for s in range(p):
             here = "" if st.flags[0, s] & F_SEATED else " (left)"
             lines.append(f"  seat {s}: {int(st.chips[0, s])} chips{here}")
+        lines.extend(self._last_actions_text())
         return "\n".join(lines) + "\n"
+
+    def _last_actions_text(self) -> list[str]:
+        # Issue 12 §4: what the last step did, also when the next deal has begun
+        # (the turned and shown lines above are this deal's cards only).
+        lines = []
+        own = 1 if self._has_own else 0
+        if self._has_own:
+            text = action_text(self._log[0], you=True)
+            lines.append(f"your last action: {text} (p = {self._own_p:.3f})")
+        kept = min(self._num_logged, LOG_CAPACITY)
+        if kept > own:
+            lines.append("since then:" if self._has_own else "before your first turn:")
+            lines.extend(f"  {action_text(self._log[i])}" for i in range(own, kept))
+            if self._num_logged > kept:
+                lines.append(f"  ... and {self._num_logged - kept} more")
+        return lines

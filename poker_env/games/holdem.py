@@ -151,8 +151,11 @@ class LegalActions:
         can_fold: folding is legal (only when facing a bet).
         call_amount: chips ``check_or_call`` puts in (0 = a check).
         min_raise_to / max_raise_to: bounds of ``raise_to`` (None when raising is closed).
-        can_all_in: ``all_in`` is legal.
-        all_in_to: the seat's round total after going all-in.
+        can_all_in: ``all_in`` is legal (always, when a seat is to act: RULES.md §3).
+        all_in_to: the seat's round total after ``all_in``.
+        all_in_is_call: the raising is closed to the seat (an all-in for less than a
+            full raise did not reopen it, or nobody left could answer a raise), so
+            its ``all_in`` is a call (RULES.md §3): ``all_in_to`` is the current bet.
     """
 
     seat: int
@@ -163,6 +166,7 @@ class LegalActions:
     max_raise_to: int | None
     can_all_in: bool
     all_in_to: int
+    all_in_is_call: bool = False
 
     def names(self) -> list[str]:
         """The legal actions as text, with amount bounds (used in error messages)."""
@@ -172,7 +176,9 @@ class LegalActions:
         out.append(f"call {self.call_amount}" if self.call_amount else "check")
         if self.min_raise_to is not None:
             out.append(f"raise_to {self.min_raise_to}..{self.max_raise_to}")
-        if self.can_all_in:
+        if self.all_in_is_call:
+            out.append(f"all_in (a call: raising is closed, to {self.all_in_to})")
+        elif self.can_all_in:
             out.append(f"all_in (to {self.all_in_to})")
         return out
 
@@ -184,9 +190,12 @@ class ActionRecord:
     Attributes:
         street: the betting round's name.
         seat: who acted.
-        action: ``fold``, ``check``, ``call``, ``raise_to``, ``all_in`` or ``leave``.
+        action: ``fold``, ``check``, ``call``, ``raise_to``, ``all_in`` or ``leave``
+            (an ``all_in`` where the raising is closed is recorded as the ``call`` it is).
         amount: chips this action moved from the stack (the penalty, for ``leave``).
         to: the seat's round total after the action (``raise_to`` / ``all_in``), else 0.
+        roles: for ``leave``, the [dealer, small blind, big blind] seats after the
+            escape shifted them (RULES.md §3); a replay checks it. None otherwise.
     """
 
     street: str
@@ -194,6 +203,7 @@ class ActionRecord:
     action: str
     amount: int
     to: int = 0
+    roles: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -426,6 +436,12 @@ class HoldemGame:
         lg = np.empty(K.LEGAL_SIZE, dtype=np.int64)
         K.legal(self.state, lg)
         can_raise = bool(lg[K.L_CAN_RAISE])
+        seat = int(lg[K.L_SEAT])
+        allin_to = int(lg[K.L_ALLIN_TO])
+        # RULES.md §3: with raising closed the all-in stops at the current bet (a call);
+        # a stack that does not cover the call is a true all-in for less.
+        stack = int(self.state[K.STACK + seat]) if seat >= 0 else 0
+        bet = int(self.state[K.BET + seat]) if seat >= 0 else 0
         return LegalActions(
             seat=int(lg[K.L_SEAT]),
             street=self.street,
@@ -434,7 +450,8 @@ class HoldemGame:
             min_raise_to=int(lg[K.L_MIN_TO]) if can_raise else None,
             max_raise_to=int(lg[K.L_MAX_TO]) if can_raise else None,
             can_all_in=bool(lg[K.L_CAN_ALLIN]),
-            all_in_to=int(lg[K.L_ALLIN_TO]),
+            all_in_to=allin_to,
+            all_in_is_call=seat >= 0 and allin_to < bet + stack,
         )
 
     def _check(self, kind: int, amount: int = 0) -> int:
@@ -494,6 +511,9 @@ class HoldemGame:
             )
         elif kind == K.RAISE_TO:
             rec = ActionRecord(street, seat, "raise_to", moved, amount)
+        elif before.all_in_is_call:
+            # RULES.md §3: where the raising is closed, the all-in is a call.
+            rec = ActionRecord(street, seat, "call", before.call_amount)
         else:
             rec = ActionRecord(street, seat, "all_in", stack0, before.all_in_to)
         assert self._log is not None
@@ -527,15 +547,37 @@ class HoldemGame:
                 f"leave({seat})", legal, street if self.phase == "betting" else self.phase
             )
         paid = stack0 - int(self.state[K.STACK + seat])
-        rec = ActionRecord(street, int(seat), "leave", paid)
+        rec = ActionRecord(street, int(seat), "leave", paid, roles=self.roles())
         assert self._log is not None
         self._log.records.append(rec)
         self._changed = True
         return rec
 
+    def roles(self) -> tuple[int, int, int]:
+        """The (dealer, small blind, big blind) seats now (an escape shifts them)."""
+        return self.button, self.small_blind, self.big_blind
+
     def apply(self, rec: ActionRecord) -> ActionRecord:
-        """Apply a recorded action again (replay)."""
+        """Apply a recorded action again (replay).
+
+        Raises:
+            IllegalActionError: the action is refused, or a ``leave`` record's
+                ``roles`` are not those the escape gives (nothing changes then).
+        """
         if rec.action == "leave":
+            if rec.roles is not None:
+                # The escape's role shift is checked on a copy: a refused record changes nothing.
+                trial = self.state.copy()
+                code = K.leave(trial, int(rec.seat), self._tables)
+                got = (int(trial[K.BUTTON]), int(trial[K.SB]), int(trial[K.BB]))
+                if code == K.OK and list(got) != list(rec.roles):
+                    raise IllegalActionError(
+                        rec,
+                        [f"leave({rec.seat}) with roles {list(got)}"],
+                        self.street,
+                        f"the record's roles {list(rec.roles)} (dealer, small blind, big blind)"
+                        f" are not those the escape gives, {list(got)}",
+                    )
             return self.leave(rec.seat)
         if rec.seat != self.to_act:
             raise IllegalActionError(
@@ -585,7 +627,10 @@ class HoldemGame:
             "seated": self._log.seated,
             "button": self._log.button,
             "deck": format_cards(self._log.deck),
-            "actions": [asdict(r) for r in self._log.records],
+            "actions": [
+                {k: v for k, v in asdict(r).items() if k != "roles" or v is not None}
+                for r in self._log.records
+            ],
             "final_stacks": self.stacks(),
             "bank": self.bank,
         }

@@ -124,8 +124,8 @@ L_CALL = 2  # chips a check/call puts in (0 = check)
 L_CAN_RAISE = 3
 L_MIN_TO = 4
 L_MAX_TO = 5
-L_CAN_ALLIN = 6
-L_ALLIN_TO = 7
+L_CAN_ALLIN = 6  # 1 whenever a seat is to act (RULES.md §3)
+L_ALLIN_TO = 7  # the round total after ALL_IN: the whole stack, or the call where raising is closed
 LEGAL_SIZE = 8
 
 PENALTY_MULTIPLE = 10  # RULES.md §3: escape penalty D = 10 × E
@@ -433,7 +433,8 @@ def _end_round(s: np.ndarray, tables: EvalTables) -> None:
         if s[SKIP] == 1 or s[NUM_ACTIVE] < 2:
             continue
         # RULES.md §3: the first player still in from the small blind's seat acts
-        # first; standard heads-up, the big blind.
+        # first; standard heads-up, the big blind. Both roles as they are now: an
+        # escape shifts them (_pass_roles) and may make the hand heads-up.
         start = s[SB]
         if s[RULES] == RULES_STANDARD and s[HEADS_UP] == 1:
             start = s[BB]
@@ -612,9 +613,12 @@ def legal(s: np.ndarray, out: np.ndarray) -> None:
     out[L_CAN_RAISE] = raise_ok
     out[L_MIN_TO] = lo if raise_ok else 0
     out[L_MAX_TO] = hi if raise_ok else 0
-    # RULES.md §3: a player can go all-in for what he has (a raise only where raising is open).
-    out[L_CAN_ALLIN] = (stack > 0) & ((allin_to <= cur) | can_raise)
-    out[L_ALLIN_TO] = allin_to
+    # RULES.md §3: a player can always go all-in for what he has, except where the
+    # raising is closed to him (a short all-in did not reopen it, or nobody left
+    # could answer a raise): there his "all-in" is a call, to the current bet.
+    # (A stack at or below the call is all-in by calling: allin_to <= cur.)
+    out[L_CAN_ALLIN] = stack > 0
+    out[L_ALLIN_TO] = allin_to if can_raise | (allin_to <= cur) else cur
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -675,27 +679,60 @@ def act_legal(s: np.ndarray, kind: int, amount: int, tables: EvalTables) -> int:
 
 @njit(cache=True, _nrt=False)
 def _pass_roles(s: np.ndarray, seat: int) -> None:
-    # RULES.md §3: a leaver's dealer / small-blind / big-blind role passes clockwise
-    # to the next player still seated, skipping players who hold a role already.
-    # When every seated player holds one, the first seated player takes it too.
+    """Shift the dealer / small-blind / big-blind roles after ``seat`` left (RULES.md §3).
+
+    Called with ``seat``'s status already ``LEFT``. The roles shift one seat
+    clockwise over the players still seated (in the hand or folded; busted and
+    empty seats are passed over), they do not skip: the leaver's roles go to the
+    next player still seated; if that player held a role, *his* roles go on to
+    the player after him, and so on, until a player who held no role (or one
+    already reached). Six seats, dealer 0, small blind 1, big blind 2: seat 0
+    leaves -> 1, 2, 3; seat 1 leaves -> 0, 2, 3; seat 2 leaves -> 0, 1, 3.
+
+    When two players are left seated the hand goes on heads-up, where the dealer
+    posts the small blind (RULES.md §3, seed 003's 1VS1 rule): the dealer role
+    shifts as above, the dealer also holds the small blind and the other player
+    the big blind (``HEADS_UP`` is set, which decides the standard profile's
+    post-flop order). One player left holds all three roles.
+
+    Chips already in the pot stay where they are: roles only decide who acts
+    first in later rounds, the showdown order and the odd chips (both from the
+    dealer). The next hand's dealer is drawn at random anyway (the table changed).
+    """
     n = s[NUM_SEATS]
-    for role in (BUTTON, SB, BB):
-        if s[role] != seat:
-            continue
-        cand = -1
-        first = -1
-        for i in range(1, n):
-            q = (seat + i) % n
-            if _is_seated(s[STATUS + q]):
-                if first < 0:
-                    first = q
-                if q != s[BUTTON] and q != s[SB] and q != s[BB]:
-                    cand = q
-                    break
-        if cand < 0:
-            cand = first
-        if cand >= 0:
-            s[role] = cand
+    seated = (
+        seats_with_status(s, ACTIVE) | seats_with_status(s, ALLIN) | seats_with_status(s, FOLDED)
+    )
+    if seated == 0:
+        return
+    d0 = s[BUTTON]
+    sb0 = s[SB]
+    bb0 = s[BB]
+    d = d0
+    sb = sb0
+    bb = bb0
+    giver = seat
+    reached = np.int64(1) << seat
+    for _ in range(MAX_SEATS + 1):  # each step reaches a new seat, or stops
+        # The roles ``giver`` held before the escape pass to the next seated player.
+        if giver != d0 and giver != sb0 and giver != bb0:
+            break
+        taker = first_clockwise(seated, giver, False, n)
+        d = taker if giver == d0 else d
+        sb = taker if giver == sb0 else sb
+        bb = taker if giver == bb0 else bb
+        if (reached >> taker) & 1:
+            break
+        reached |= np.int64(1) << taker
+        giver = taker
+    if popcount(seated) <= 2:
+        s[HEADS_UP] = 1
+        sb = d
+        other = seated & ~(np.int64(1) << d)
+        bb = trailing_zeros(other) if other != 0 else d
+    s[BUTTON] = d
+    s[SB] = sb
+    s[BB] = bb
 
 
 @njit(cache=True, _nrt=False)
@@ -703,7 +740,12 @@ def leave(s: np.ndarray, seat: int, tables: EvalTables) -> int:
     """Seat ``seat`` leaves during the hand (RULES.md §3 "escape").
 
     Chips in the pot stay there; the penalty 10 × E comes from the stack (never
-    below zero) and goes to the bank or the main pot per ``PENALTY_TO``.
+    below zero) and goes to the bank or the main pot per ``PENALTY_TO``. The
+    leaver's dealer / blind roles shift one seat clockwise (:func:`_pass_roles`).
+    The current round goes on clockwise from the seat to act, by the chips put
+    in: the blinds already posted stay, and the player who posted the big blind
+    keeps his pre-flop option whatever role he holds now. The new roles decide
+    who acts first in the later rounds, the showdown order and the odd chips.
     """
     if s[PHASE] != PHASE_BETTING:
         return ERR_NO_HAND

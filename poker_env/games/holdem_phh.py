@@ -9,7 +9,8 @@ blinds itself), so ``blinds_or_straddles = [E/2, E, 0, ...]`` always. Actions:
 Export (:func:`to_phh`): a ``rules="standard"`` hand without escapes and without
 ``max_bet`` is plain no-limit Hold'em: PokerKit replays it to the same stacks
 (tested). The seed profile's skipped rounds, the cap and escapes have no PHH
-form: such hands are refused with ``ValueError``.
+form: such hands are refused with ``ValueError`` (an escape's penalty and its
+role shift, RULES.md §3, are in the JSON record, :meth:`HoldemGame.to_json`).
 
 Import (:func:`from_phh`): a no-limit Texas Hold'em history (``variant = "NT"``)
 with zero antes, blinds ``[E/2, E, 0, ...]`` and ``min_bet = E``, every hole
@@ -64,7 +65,10 @@ def to_phh(record: dict[str, Any]) -> str:
             "PHH export needs rules='standard' and max_bet=None (plain no-limit Hold'em)"
         )
     if any(a["action"] == "leave" for a in record["actions"]):
-        raise ValueError("PHH has no form for a player leaving mid-hand (escape)")
+        raise ValueError(
+            "PHH has no form for a player leaving mid-hand (escape: penalty and role"
+            " shift); allowed: hands without escapes (save escapes with to_json)"
+        )
     game = replay_json(record)
     seats = phh_player_seats(record)
     index = {q: i + 1 for i, q in enumerate(seats)}
@@ -75,7 +79,9 @@ def to_phh(record: dict[str, Any]) -> str:
     street = 0
     # Round bets, to tell an all-in that raises from one that only calls.
     bets = dict.fromkeys(seats, 0)
-    sb, bb = game.small_blind, game.big_blind
+    # The blinds as dealt (PHH's p1 and p2; heads-up the dealer, listed last, posts
+    # the small blind). Not the game's roles at the end: an escape shifts those.
+    sb, bb = (seats[1], seats[0]) if len(seats) == 2 else (seats[0], seats[1])
     bets[sb] = min(base // 2, record["start_stacks"][sb])
     bets[bb] = min(base, record["start_stacks"][bb])
     names = ("preflop", "flop", "turn", "river")
@@ -398,7 +404,7 @@ def from_phh(text: str) -> HoldemGame:
             game.check_or_call()
         elif game.can_raise_to(a.amount):
             game.raise_to(a.amount)
-        elif legal.can_all_in and a.amount == legal.all_in_to:
+        elif legal.can_all_in and not legal.all_in_is_call and a.amount == legal.all_in_to:
             game.all_in()  # an all-in short of a full raise
         else:
             raise a.error(f"bet or raise to {a.amount} refused", str(legal.names()))

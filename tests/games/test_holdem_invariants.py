@@ -1,5 +1,6 @@
 """Hold'em invariants under random play: chips conserved, pots paid in full, masks
-never empty before the end, replay gives the same stacks (RULES.md "Everywhere")."""
+never empty before the end, replay gives the same stacks (RULES.md "Everywhere");
+with escapes (RULES.md §3), the roles keep their shape and decide who acts first."""
 
 from __future__ import annotations
 
@@ -12,6 +13,47 @@ from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import HoldemConfig, HoldemGame, get_holdem_tables, replay_json
 
 FRACTIONS = np.array(E.DEFAULT_FRACTIONS)
+NUM_BAD = 8
+
+
+@njit(cache=True)
+def _roles_ok(s):  # type: ignore[no-untyped-def]
+    """The roles have the shape RULES.md §3 keeps through escapes (shifts, no skips):
+    three or more players still seated, dealer, small blind and big blind on
+    consecutive ones; two, the dealer holds the small blind, the other the big
+    blind; one, he holds all three."""
+    n = s[K.NUM_SEATS]
+    seated = (
+        K.seats_with_status(s, K.ACTIVE)
+        | K.seats_with_status(s, K.ALLIN)
+        | K.seats_with_status(s, K.FOLDED)
+    )
+    d = s[K.BUTTON]
+    sb = s[K.SB]
+    bb = s[K.BB]
+    for q in (d, sb, bb):
+        if q < 0 or q >= n or (seated >> q) & 1 == 0:
+            return False
+    cnt = 0
+    for q in range(n):
+        cnt += (seated >> q) & 1
+    if cnt >= 3:
+        return K.first_clockwise(seated, d, False, n) == sb and (
+            K.first_clockwise(seated, sb, False, n) == bb
+        )
+    if cnt == 2:
+        return sb == d and bb != d
+    return sb == d and bb == d
+
+
+@njit(cache=True)
+def _first_to_act_ok(s):  # type: ignore[no-untyped-def]
+    """At the start of a round after the flop: the first player still in (with chips)
+    from the small blind's seat acts (standard heads-up: from the big blind's)."""
+    start = s[K.SB]
+    if s[K.RULES] == K.RULES_STANDARD and s[K.HEADS_UP] == 1:
+        start = s[K.BB]
+    return s[K.TO_ACT] == K.next_with_status(s, start, K.ACTIVE, True)
 
 
 @njit(cache=True)
@@ -23,7 +65,9 @@ def _random_hands(  # type: ignore[no-untyped-def]
     bad[0]: chips not conserved after an action; bad[1]: pots not paid in full;
     bad[2]: empty mask while a seat must act; bad[3]: a stack went negative;
     bad[4]: the kept counts (players active, all-in, chips committed) differ from
-    a count over the seats; bad[5]: the mask's count of legal actions is wrong.
+    a count over the seats; bad[5]: the mask's count of legal actions is wrong;
+    bad[6]: the roles lost their shape (``_roles_ok``); bad[7]: a round after the
+    flop started with another player than the roles say (``_first_to_act_ok``).
     """
     n = s[K.NUM_SEATS]
     stack = 100 * s[K.BASE]
@@ -50,9 +94,16 @@ def _random_hands(  # type: ignore[no-untyped-def]
         K.rng_shuffle(rng, 0, deck)
         K.start_hand(s, deck, button, tables)
         pot_penalty = 0
+        street = 0
         while s[K.PHASE] == K.PHASE_BETTING:
             if K.table_chips(s) != total:
                 bad[0] += 1
+            if not _roles_ok(s):
+                bad[6] += 1
+            if s[K.STREET] != street:
+                street = s[K.STREET]
+                if not _first_to_act_ok(s):
+                    bad[7] += 1
             committed = 0
             for q in range(n):
                 committed += s[K.COMMIT + q]
@@ -101,16 +152,16 @@ def _random_hands(  # type: ignore[no-untyped-def]
         changed = K.finish_hand(s, True)
 
 
-def _run(n: int, num_hands: int, seed: int) -> None:
+def _run(n: int, num_hands: int, seed: int, leave_p: float = 0.01) -> None:
     tables = get_holdem_tables()
     for rules in (K.RULES_SEED, K.RULES_STANDARD):
         for penalty_to in (K.PENALTY_BURN, K.PENALTY_POT):
             s = np.zeros(K.STATE_SIZE, dtype=np.int64)
             K.new_table(s, n, 2, 0, rules, penalty_to)
             rng = np.array([seed * 7 + rules * 2 + penalty_to], dtype=np.uint64)
-            bad = np.zeros(6, dtype=np.int64)
-            _random_hands(s, rng, num_hands // 4, 0.01, FRACTIONS, tables, bad)
-            assert bad.tolist() == [0, 0, 0, 0, 0, 0], (n, rules, penalty_to)
+            bad = np.zeros(NUM_BAD, dtype=np.int64)
+            _random_hands(s, rng, num_hands // 4, leave_p, FRACTIONS, tables, bad)
+            assert bad.tolist() == [0] * NUM_BAD, (n, rules, penalty_to)
 
 
 @pytest.mark.parametrize("n", range(2, 11))
@@ -118,10 +169,68 @@ def test_invariants_random_hands_quick(n: int) -> None:
     _run(n, 4_000, seed=n)
 
 
+@pytest.mark.parametrize("n", range(2, 11))
+def test_invariants_random_hands_with_many_escapes(n: int) -> None:
+    # 5% of the steps an escape: hands with two or more leavers, and tables that go
+    # heads-up mid-hand, are common.
+    _run(n, 2_000, seed=50 + n, leave_p=0.05)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("n", range(2, 11))
 def test_invariants_100k_random_hands_per_player_count(n: int) -> None:
     _run(n, 100_000, seed=100 + n)
+
+
+@njit(cache=True)
+def _env_driver_hands(  # type: ignore[no-untyped-def]
+    s, rng, params, fractions, escape_p, tables, steps, bad
+):
+    """Drive one table the way the envs do (``E.reset_table`` / ``E.step_table`` with
+    ``escape_p``: opponents leave inside the compiled driver) with random agent
+    actions; at every agent turn check the chips and the roles."""
+    na = fractions.shape[0] + 4
+    mask = np.empty(na, dtype=np.int8)
+    amounts = np.empty(na, dtype=np.int64)
+    total = params[E.P_NUM_PLAYERS] * params[E.P_STACK]
+    E.reset_table(s, rng, 0, params, fractions, escape_p, tables)
+    for _ in range(steps):
+        if K.table_chips(s) != total:
+            bad[0] += 1
+        if not _roles_ok(s):
+            bad[1] += 1
+        cnt = E.action_mask(s, fractions, mask, amounts)
+        k = K.rng_below(rng, 0, cnt)
+        pick = 0
+        for j in range(na):
+            if mask[j] == 1:
+                if k == 0:
+                    pick = j
+                    break
+                k -= 1
+        code, _ = E.step_table(s, rng, 0, pick, params, fractions, escape_p, tables)
+        if code == E.ILLEGAL:
+            bad[2] += 1
+            return
+        if code == E.EPISODE_DONE:
+            E.reset_table(s, rng, 0, params, fractions, escape_p, tables)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6, 10])
+def test_env_driver_escapes_keep_roles_and_chips(n: int) -> None:
+    # The envs' escape_prob option goes through K.leave, the same role shift.
+    params = np.zeros(E.NUM_PARAMS, dtype=np.int64)
+    params[E.P_NUM_PLAYERS] = n
+    params[E.P_STACK] = 200
+    params[E.P_HANDS] = 5
+    params[E.P_SEAT] = -1
+    for rules in (K.RULES_SEED, K.RULES_STANDARD):
+        s = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        K.new_table(s, n, 2, 0, rules, K.PENALTY_POT)
+        rng = np.array([n * 13 + rules], dtype=np.uint64)
+        bad = np.zeros(3, dtype=np.int64)
+        _env_driver_hands(s, rng, params, FRACTIONS, 0.1, get_holdem_tables(), 3000, bad)
+        assert bad.tolist() == [0, 0, 0], (n, rules)
 
 
 @pytest.mark.parametrize("n", [2, 3, 6, 10])

@@ -43,6 +43,14 @@ def test_seed_profile_and_escapes_are_refused() -> None:
     game.fold()
     with pytest.raises(ValueError, match="standard"):
         game.to_phh()
+    # An escape (penalty, role shift: RULES.md §3) has no PHH form; the JSON record has it.
+    game = HoldemGame(HoldemConfig(num_seats=3, rules="standard"), rng=0)
+    game.start_hand(button=0)
+    game.leave(0)
+    while not game.is_hand_over:
+        game.check_or_call()
+    with pytest.raises(ValueError, match=r"escape.*to_json"):
+        game.to_phh()
 
 
 def _round_trip(n: int, num_hands: int, seed: int) -> None:
@@ -475,7 +483,9 @@ SHORT_ALL_IN_REOPENS_IN_POKERKIT = {
 def test_short_all_in_first_raise_does_not_reopen_unlike_pokerkit() -> None:
     text = _toml(SHORT_ALL_IN_REOPENS_IN_POKERKIT)
     with pytest.raises(
-        ValueError, match=r"'p5 cbr 5': bet or raise to 5 refused.*\['fold', 'call 1'\]"
+        ValueError,
+        match=r"'p5 cbr 5': bet or raise to 5 refused.*\['fold', 'call 1',"
+        r" 'all_in \(a call: raising is closed, to 3\)'\]",
     ):
         from_phh(text)
     notation = pytest.importorskip("pokerkit.notation")

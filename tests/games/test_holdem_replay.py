@@ -32,7 +32,7 @@ from poker_env.games.holdem_phh import from_phh, phh_player_seats, to_phh
 
 MAX_LOG = 4096  # actions a hand may take (a violation is counted if one needs more)
 # bad[i]: 0 a replayed action refused, 1 replay ends with other stacks / payouts /
-# ranks / bank, 2 a hand still running after its actions, 3 PHH-form replay refused
+# ranks / bank / roles, 2 a hand still running after its actions, 3 PHH-form replay refused
 # an action, 4 PHH-form replay ends differently, 5 the log overflowed.
 NUM_BAD = 6
 
@@ -142,6 +142,9 @@ def _replay_hands(  # type: ignore[no-untyped-def]
         if r[K.PHASE] != K.PHASE_OVER:
             bad[2] += 1
         same = r[K.BANK] == s[K.BANK] - bank0
+        # The roles too: escapes shift them (RULES.md §3), and the replay must agree.
+        for f in (K.BUTTON, K.SB, K.BB, K.HEADS_UP):
+            same = same and r[f] == s[f]
         for q in range(n):
             for f in (K.STACK, K.WON, K.RANK, K.STATUS):
                 same = same and r[f + q] == s[f + q]
@@ -280,6 +283,8 @@ def _python_round_trips(n: int, num_hands: int, seed: int) -> None:
         assert again.stacks() == game.stacks()
         assert again.payouts == game.payouts
         assert again.bank == game.bank - bank  # escape penalties burned this hand
+        assert again.roles() == game.roles()  # as the escapes shifted them
+        assert again.history() == game.history()  # leave records with their roles
 
 
 @pytest.mark.parametrize("n", [2, 3, 6, 10])

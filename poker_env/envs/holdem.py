@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from poker_env.cards import format_cards
 from poker_env.encoding import holdem as E
 from poker_env.encoding.holdem_result import HandResult, hand_result
+from poker_env.encoding.table_picture import holdem_picture
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
@@ -207,7 +208,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     | ``action_mask`` | the mask above |
     | ``illegal_action`` | True when the step's action was masked out and check/call was played (always False at reset) |
     | ``last_hand`` | the episode's last decided hand, a :class:`~poker_env.encoding.holdem_result.HandResult` (None before the first): board, each seat's outcome (shown down with its hole cards and the evaluator's hand name, ``"Royal Flush"`` included; won uncontested; folded; left), chips put in, paid and net |
-    | ``hands_finished`` | the hands decided during this step (or reset), oldest first; usually one at a hand's end, two when a later hand is decided before the agent acts again |
+    | ``hands_ended`` | the hands decided during this step (or reset), oldest first; usually one at a hand's end, two when a later hand is decided before the agent acts again |
 
     The hand that ends an episode is in the final step's ``last_hand``; with
     ``hands_per_episode > 1`` each hand's result arrives with the step that decided
@@ -235,7 +236,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     * v0: initial version.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -286,8 +287,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             raise ConfigError("equity_samples", equity_samples, "an int >= 1")
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
-        if render_mode not in (None, "ansi"):
-            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         if opponents is None:
             self._opponents: list[Policy] | None = None
         elif isinstance(opponents, Policy):
@@ -412,7 +413,10 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         mask: NDArray[np.int8] = self._masks[0].copy()
         return mask
 
-    def render(self) -> str | None:
+    def render(self) -> str | NDArray[np.uint8] | None:
+        if self.render_mode == "rgb_array":
+            s = self._states[0]
+            return holdem_picture(s, self.num_players, int(s[E.AGENT]), last=self._last_hand)
         if self.render_mode != "ansi":
             return None
         return self._ansi()
@@ -473,7 +477,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             "action_mask": self._masks[0].copy(),
             "illegal_action": illegal,
             "last_hand": self._last_hand,
-            "hands_finished": finished,
+            "hands_ended": finished,
         }
 
     def _finished_hands(self) -> tuple[HandResult, ...]:

@@ -13,6 +13,7 @@ from pettingzoo import AECEnv
 from poker_env.cards import format_cards
 from poker_env.encoding import holdem as E
 from poker_env.encoding.holdem_result import HandResult, hand_result
+from poker_env.encoding.table_picture import holdem_picture
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
@@ -50,10 +51,15 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     :class:`~poker_env.encoding.holdem_result.HandResult` (None before the first),
     the same for every agent (public facts only: hole cards of hands shown down,
     the evaluator's hand names, chips paid and net per seat, folds and leavers);
-    the ansi render ends with it.
+    ``infos[agent]["hands_ended"]`` the hands decided by the last ``step`` (a tuple,
+    usually empty or one). The ansi render ends with the last hand.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "holdem_v0", "is_parallelizable": False}  # noqa: RUF012
+    metadata = {  # noqa: RUF012
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "holdem_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -92,8 +98,8 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self.illegal_action = illegal_action
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
-        if render_mode not in (None, "ansi"):
-            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         fr = np.asarray(raise_fractions, dtype=np.float64)
         if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
             raise ConfigError(
@@ -148,7 +154,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {
-            a: {"illegal_action": False, "last_hand": None} for a in self.agents
+            a: {"illegal_action": False, "last_hand": None, "hands_ended": ()} for a in self.agents
         }
         self._last_hand = None
         self._hands_left = self.hands_per_episode
@@ -219,21 +225,25 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         E.apply_index(s, a, self.fractions, self._tables)
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        if s[K.PHASE] == K.PHASE_OVER:
-            self._end_hand()
+        ended = self._end_hand() if s[K.PHASE] == K.PHASE_OVER else ()
+        for name in self.agents:
+            self.infos[name]["hands_ended"] = ended
         self._accumulate_rewards()
         self._select()
         if any(self.terminations[a] for a in self.agents):
             self._deads_step_first()
 
-    def _end_hand(self) -> None:
+    def _end_hand(self) -> tuple[HandResult, ...]:
+        """Close the decided hand (and any next one decided at once); their results."""
         s = self._s
+        ended: list[HandResult] = []
         while True:
             for a in self.agents:
                 q = self.possible_agents.index(a)
                 self.rewards[a] += float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
             # Read before finish_hand clears the folds and leavers.
             self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
+            ended.append(self._last_hand)
             for a in self.agents:
                 self.infos[a]["last_hand"] = self._last_hand
             self._hands_left -= 1
@@ -242,16 +252,21 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             if self._hands_left <= 0 or len(seated) < 2:
                 for a in self.agents:
                     self.terminations[a] = True
-                return
+                return tuple(ended)
             for a in self.agents:
                 if self.possible_agents.index(a) not in seated:
                     self.terminations[a] = True
             self._deal(changed)
             # Blinds can put everyone all-in: such a hand is decided at once.
             if s[K.PHASE] != K.PHASE_OVER:
-                return
+                return tuple(ended)
 
-    def render(self) -> str | None:
+    def render(self) -> str | NDArray[np.uint8] | None:
+        if self.render_mode == "rgb_array":
+            # Every hand face up, as the ansi render shows them, seen from the seat to act.
+            seat = max(int(self._s[K.TO_ACT]), 0)
+            n = len(self.possible_agents)
+            return holdem_picture(self._s, n, seat, show_all=True, last=self._last_hand)
         if self.render_mode != "ansi":
             return None
         s = self._s

@@ -112,7 +112,7 @@ def _check_actions(
         played[i] = PASSIVE_ACTION if bad else a
         first = i if bad and first < 0 else first
     if first >= 0 and not passive:
-        return n + first
+        return int(n + first)
     return -1
 
 

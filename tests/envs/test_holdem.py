@@ -569,15 +569,15 @@ def test_rigged_showdowns_reach_info_and_render_before_the_next_hand() -> None:
     s = env._states[0]
     # Hand 1 (seed 3): seat 1 deals, seat 2 posts the small blind, the agent the big one.
     assert (s[K.BUTTON], s[K.SB], s[K.BB]) == (1, 2, 0)
-    assert info["last_hand"] is None and info["hands_finished"] == ()
+    assert info["last_hand"] is None and info["hands_ended"] == ()
     _rig(s, {0: "As Ks", 1: "9c 9d", 2: "Ah Kd"}, "Qs Js Ts 2h 3d")
     steps = 0
-    while not info["hands_finished"]:
+    while not info["hands_ended"]:
         _, reward, term, _, info = env.step(1)  # the agent checks or calls too
         steps += 1
     assert steps == 4 and not term  # one check per street, then the showdown
     hand = info["last_hand"]
-    assert info["hands_finished"] == (hand,)
+    assert info["hands_ended"] == (hand,)
     # Worked by hand. Board Qs Js Ts 2h 3d; everyone put in the big blind, 2: pot 6.
     # Seat 0, As Ks: As Ks Qs Js Ts, the ace-high straight flush, named a royal flush.
     # Seat 1, 9c 9d: a pair of nines (9 T J Q needs an 8 or a K for a straight).
@@ -607,7 +607,7 @@ def test_rigged_showdowns_reach_info_and_render_before_the_next_hand() -> None:
     _, reward, term, _, info = env.step(0)
     assert term  # the second of two hands ends the episode
     hand = info["last_hand"]
-    assert info["hands_finished"] == (hand,)
+    assert info["hands_ended"] == (hand,)
     # Worked by hand. Seats 1 and 2 both play A K Q 8 7 (three clubs at most: no flush):
     # equal, they split the pot of 5 (2 + 2 + the agent's small blind): 2 each, and the
     # odd chip to the first of them clockwise from the dealer (seat 2): seat 1.
@@ -641,14 +641,14 @@ def test_every_hand_result_arrives_once_and_adds_up(n: int, hands: int, escape: 
         _, info = env.reset(seed=1000 * n + episode)
         agent = int(env._states[0, E.AGENT])
         # (hands decided before the agent's first decision come with the reset)
-        numbers = [h.hand for h in info["hands_finished"]]
-        nets = [r.net for h in info["hands_finished"] for r in h.seats if r.seat == agent]
+        numbers = [h.hand for h in info["hands_ended"]]
+        nets = [r.net for h in info["hands_ended"] for r in h.seats if r.seat == agent]
         term = False
         while not term:
             _, reward, term, _, info = env.step(
                 int(rng.choice(np.flatnonzero(info["action_mask"])))
             )
-            finished = info["hands_finished"]
+            finished = info["hands_ended"]
             if finished:
                 assert info["last_hand"] is finished[-1]
                 assert "\n".join(finished[-1].lines(agent=agent)) in (env.render() or "")

@@ -244,6 +244,10 @@ def test_rigged_showdowns_reach_every_agents_info_and_the_render() -> None:
         env.step(1)  # everyone checks or calls
     hand = env.infos["player_0"]["last_hand"]
     assert all(env.infos[a]["last_hand"] is hand for a in env.agents)
+    assert all(env.infos[a]["hands_ended"] == (hand,) for a in env.agents)
+    env.step(1)  # the next hand's first action: no hand ended by it
+    assert all(env.infos[a]["hands_ended"] == () for a in env.agents)
+    assert env.infos["player_1"]["last_hand"] is hand
     # Worked by hand (as the single env's test): a royal flush, a pair of nines and an
     # ace-high straight; every player put in 2, the royal flush takes the 6 chips.
     assert (hand.hand, hand.board, hand.pot, hand.winners) == (1, "Qs Js Ts 2h 3d", 6, (0,))

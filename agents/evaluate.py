@@ -83,6 +83,15 @@ def _per_decision(spec: GameSpec) -> bool:
     return spec.name == "red-dog"
 
 
+def _waves(spec: GameSpec) -> bool:
+    # Holdem-v0 deals again a hand decided before the agent acts, and which hands those
+    # are depends on the agent's seat: its tables' random streams drift apart between
+    # the passes after the first such hand. So Hold'em restarts every table with a
+    # seeded reset for each episode ("waves"); draw and Red Dog draw the same amount
+    # of randomness per hand whatever is played, so one reset serves a whole pass.
+    return spec.name == "holdem"
+
+
 def _play_pass(
     spec: GameSpec,
     options: Mapping[str, Any],
@@ -90,34 +99,36 @@ def _play_pass(
     b: BatchPolicy,
     seat: int,
     num_tables: int,
-    waves: int,
+    episodes: int,
     seed: int,
     max_steps: int,
 ) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
-    """A in ``seat`` of every table, B elsewhere: per table, A's summed reward and the
-    hands it counts over ``waves`` episodes, each started by a seeded reset (wave
-    ``w`` seeds table ``i`` with ``seed + w * num_tables + i``)."""
+    """A in ``seat`` of every table, B elsewhere: per table, A's summed reward over its
+    first ``episodes`` episodes and the hands they count. Table ``i`` is seeded
+    ``seed + i`` (in waves: ``seed + w * num_tables + i`` for the ``w``-th episode)."""
     env = spec.make_vector(num_tables, options, opponent=b, seat=seat)
     per_decision = _per_decision(spec)
     total = np.zeros(num_tables)
     hands = np.zeros(num_tables, np.int64)
+    waves = _waves(spec)
     try:
-        for w in range(waves):
+        for w in range(episodes if waves else 1):
             obs, info = env.reset(seed=seed + w * num_tables)
             masks = info["action_mask"]
-            active = np.ones(num_tables, np.bool_)
+            left = np.full(num_tables, 1 if waves else episodes, np.int64)
             for _ in range(max_steps):
+                active = left > 0
                 acts = np.asarray(a.act_batch(obs, masks), np.int64)
                 obs, rew, term, trunc, info = env.step(acts)
                 masks = info["action_mask"]
+                ended = (term | trunc) & active
                 total += np.where(active, rew, 0.0)
-                ended = term | trunc
-                hands += active if per_decision else active & ended
-                active &= ~ended
-                if not active.any():
+                hands += active if per_decision else ended
+                left -= ended
+                if not (left > 0).any():
                     break
             else:
-                raise RuntimeError(f"{spec.name}: an episode did not end within {max_steps} steps")
+                raise RuntimeError(f"{spec.name}: episodes did not end within {max_steps} steps")
         return total, hands
     finally:
         env.close()

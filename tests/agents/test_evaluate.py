@@ -152,3 +152,37 @@ def test_results_table_lists_every_result() -> None:
     text = results_table([r], title="t")
     assert "| a | b | draw | +0.500 antes/hand | [+0.250, +0.750] | 1,000 |" in text
     assert "0.500 ± 0.250" in str(r)
+
+
+class DrawCardReader:
+    """A deterministic draw policy that depends on the cards: bets (index 2 when legal)
+    holding a pair or better, else the passive action; keeps all cards."""
+
+    def __init__(self, bet: bool) -> None:
+        self.bet = bet
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        ranks = (obs[:, 0:5] // 4).astype(np.int64)  # own cards, rank * 4 + suit
+        pair = (ranks[:, :, None] == ranks[:, None, :]).sum((1, 2)) > 5
+        first_legal = np.argmax(masks, axis=1)
+        passive = np.where(masks[:, 1] == 1, 1, first_legal)
+        want = np.where(pair & self.bet & (masks[:, 2] == 1), 2, passive)
+        return want.astype(np.int64)
+
+
+@pytest.mark.parametrize(("game", "options"), [("draw", {})])
+def test_duplicate_results_are_antisymmetric_for_deterministic_policies(
+    game: str, options: dict
+) -> None:
+    # With the deals shared between the passes, X's result against Y is exactly minus
+    # Y's result against X, table by table (heads-up is zero-sum).
+    if game == "draw":
+        x, y = DrawCardReader(True), DrawCardReader(False)
+    else:
+        x, y = FoldOrCall(), CallStation()
+    kw = {"game": game, "options": options, "hands": 1, "num_tables": 64, "episodes_per_table": 8}
+    xy = head_to_head(x, y, **kw)
+    yx = head_to_head(y, x, **kw)
+    assert xy.mean == pytest.approx(-yx.mean, abs=1e-9)
+    assert xy.mean != 0.0
+    assert xy.half_width == pytest.approx(yx.half_width, rel=1e-9)

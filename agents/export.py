@@ -76,7 +76,8 @@ class ExportError(ValueError):
 
 @dataclass(frozen=True)
 class ExportResult:
-    """What :func:`export_policy` wrote.
+    """What :func:`export_policy` wrote; as a path (``os.PathLike``) it is the ``.npz``,
+    so ``Path(export_policy(...))`` and ``load_policy(export_policy(...))`` work.
 
     Attributes:
         npz: the policy file (weights + manifest).
@@ -87,6 +88,9 @@ class ExportResult:
     npz: Path
     onnx: Path | None
     manifest: dict[str, Any]
+
+    def __fspath__(self) -> str:
+        return str(self.npz)
 
 
 # ----- layers from plain numpy -----------------------------------------------------------

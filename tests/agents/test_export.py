@@ -124,6 +124,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Trained]:
             model, folder / "policy.npz", env, provenance={"command": f"test {name}"}, onnx=True
         )
         assert result.onnx is not None
+        assert Path(result) == result.npz  # the training script takes it as a path
         obs, masks = collect(case)
         out[name] = Trained(case, env, model, result.npz, result.onnx, obs, masks)
     return out

@@ -70,7 +70,9 @@ def _as_batch(
             f"got shapes {obs.shape} and {masks.shape}"
         )
     if obs.shape[1] != _OBS_SIZE:
-        raise ValueError(f"a five-card draw observation has {_OBS_SIZE} entries, got {obs.shape[1]}")
+        raise ValueError(
+            f"a five-card draw observation has {_OBS_SIZE} entries, got {obs.shape[1]}"
+        )
     return obs, (masks != 0).astype(np.int8)
 
 
@@ -125,7 +127,7 @@ class StrengthScale:
     the share of the sample below it (ties half).
     """
 
-    _cache: dict[tuple[str, bool], StrengthScale] = {}  # noqa: RUF012
+    _cache: dict[tuple[Deck, bool], StrengthScale] = {}  # noqa: RUF012
     _lock = threading.Lock()
     NUM_DEALS = 8192
 
@@ -134,7 +136,7 @@ class StrengthScale:
         self.post = np.sort(post)
 
     @classmethod
-    def get(cls, deck: str, flush_beats_full_house: bool) -> StrengthScale:
+    def get(cls, deck: Deck, flush_beats_full_house: bool) -> StrengthScale:
         """The scale of a deck (``"standard"`` or ``"short"``) and ranking order, built once."""
         key = (deck, flush_beats_full_house)
         with cls._lock:
@@ -143,7 +145,7 @@ class StrengthScale:
             return cls._cache[key]
 
     @classmethod
-    def _build(cls, deck: str, flush_beats_full_house: bool) -> StrengthScale:
+    def _build(cls, deck: Deck, flush_beats_full_house: bool) -> StrengthScale:
         rng = np.random.default_rng(0)
         lo = 0 if deck == "standard" else 20
         size = 52 - lo
@@ -230,7 +232,7 @@ class DrawHeuristic:
         size_at: tuple[float, float, float] = (0.8, 0.92, 0.98),
     ) -> None:
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-        self.deck = "standard" if deck_size(deck) == 52 else "short"
+        self.deck: Deck = "standard" if deck_size(deck) == 52 else "short"
         self.flush_beats_full_house = bool(flush_beats_full_house)
         fr = np.asarray(pot_fractions, dtype=np.float64)
         if fr.ndim != 1 or fr.size == 0 or not np.all(fr > 0):
@@ -276,7 +278,9 @@ class DrawHeuristic:
                 f"action masks of width {masks.shape[1]} have {k - 1} pot fractions, the policy "
                 f"has pot_fractions={self.pot_fractions}: give it the env's pot_fractions"
             )
-        u = self.rng.random(n)  # one uniform per row, used or not: act == act_batch row by row
+        u = np.asarray(
+            self.rng.random(n), np.float64
+        )  # one uniform per row, used or not: act == act_batch row by row
         phase = obs[:, _O_PHASE].astype(np.int64)
         acts = np.full(n, _PASSIVE, np.int64)
         # Between hands: the buy-back (RULES.md §1 default rule, see the class docstring).

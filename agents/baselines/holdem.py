@@ -18,13 +18,20 @@ observation (the env docstring's table; ``n`` seats from its length ``114 + 8n``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.evaluator.equity import holdem_equity_batch
 
-__all__ = ["DEFAULT_RAISE_FRACTIONS", "HoldemCallStation", "HoldemEquityBot", "parse_observations"]
+__all__ = [
+    "DEFAULT_RAISE_FRACTIONS",
+    "HoldemCallStation",
+    "HoldemEquityBot",
+    "HoldemView",
+    "parse_observations",
+]
 
 #: The env's default raise sizes (``raise_fractions``): fractions of pot + call.
 DEFAULT_RAISE_FRACTIONS: tuple[float, ...] = (0.5, 0.75, 1.0, 2.0)
@@ -46,15 +53,28 @@ def _num_seats(width: int) -> tuple[int, bool]:
     )
 
 
-def parse_observations(observations: NDArray[np.floating]) -> dict[str, NDArray[np.generic]]:
-    """The entries the baselines read, per row, from Hold'em observations (documented layout).
+@dataclass(frozen=True)
+class HoldemView:
+    """What the baselines read from Hold'em observations, one entry per row.
 
-    Returns a dict of arrays: ``hole`` (rows, 2) cards, ``board`` (rows, 5) cards with -1
-    for undealt, ``num_opponents`` (seats still in besides the row's own), ``pot`` and
-    ``to_call`` (in starting stacks), ``stack`` (own), ``position`` (seats after the
-    button, 0 = the button), ``street`` (0..3), ``raises`` (bets and raises this street),
-    ``num_seats``, and ``equity`` (the evaluator feature, NaN when absent).
+    Chips are in starting stacks, as in the observation.
     """
+
+    hole: NDArray[np.int64]  #: (rows, 2) own hole cards
+    board: NDArray[np.int64]  #: (rows, 5) board cards, -1 where not dealt
+    num_opponents: NDArray[np.int64]  #: seats still in (active or all-in) besides the row's own
+    pot: NDArray[np.float64]
+    to_call: NDArray[np.float64]
+    stack: NDArray[np.float64]  #: own stack
+    position: NDArray[np.int64]  #: seats after the button, 0 = the button
+    street: NDArray[np.int64]  #: 0 pre-flop .. 3 river
+    raises: NDArray[np.float64]  #: bets and raises this street (at most 10 are told)
+    num_seats: int
+    equity: NDArray[np.float64]  #: the evaluator feature, NaN when the observation has none
+
+
+def parse_observations(observations: NDArray[np.floating]) -> HoldemView:
+    """Read Hold'em observations (rows) by the documented layout (the env docstring's table)."""
     obs = np.asarray(observations, dtype=np.float64)
     if obs.ndim != 2:
         raise ValueError(f"observations must be 2-D (rows, entries), got shape {obs.shape}")
@@ -65,29 +85,26 @@ def parse_observations(observations: NDArray[np.floating]) -> dict[str, NDArray[
     if rows and not (counts == 2).all():
         bad = int(np.flatnonzero(counts != 2)[0])
         raise ValueError(f"observation row {bad} shows {int(counts[bad])} hole cards, not 2")
-    hole = hole_cols.reshape(rows, 2).astype(np.int64)
     board_onehot = obs[:, 52:104] > 0.5
     board = np.full((rows, 5), -1, np.int64)
     b_rows, b_cols = np.nonzero(board_onehot)
     slot = np.cumsum(board_onehot, axis=1)[b_rows, b_cols] - 1
     board[b_rows, slot] = b_cols
     in_hand = obs[:, _OBS_BASE + 3 * n + 1 : _OBS_BASE + 4 * n] > 0.5
-    street = obs[:, 104:108].argmax(axis=1)
-    raises = np.rint(obs[np.arange(rows), _OBS_BASE + 8 * n + street] * 10)
-    equity = obs[:, -1] if has_features else np.full(rows, np.nan)
-    return {
-        "hole": hole,
-        "board": board,
-        "num_opponents": in_hand.sum(axis=1).astype(np.int64),
-        "pot": obs[:, 108],
-        "to_call": obs[:, 109],
-        "stack": obs[:, _OBS_BASE],
-        "position": np.rint(obs[:, _OBS_BASE + 2 * n] * (n - 1)).astype(np.int64),
-        "street": street.astype(np.int64),
-        "raises": raises,
-        "num_seats": np.full(rows, n, np.int64),
-        "equity": equity,
-    }
+    street = obs[:, 104:108].argmax(axis=1).astype(np.int64)
+    return HoldemView(
+        hole=hole_cols.reshape(rows, 2).astype(np.int64),
+        board=board,
+        num_opponents=in_hand.sum(axis=1).astype(np.int64),
+        pot=obs[:, 108],
+        to_call=obs[:, 109],
+        stack=obs[:, _OBS_BASE],
+        position=np.rint(obs[:, _OBS_BASE + 2 * n] * (n - 1)).astype(np.int64),
+        street=street,
+        raises=np.rint(obs[np.arange(rows), _OBS_BASE + 8 * n + street] * 10),
+        num_seats=n,
+        equity=obs[:, -1] if has_features else np.full(rows, np.nan),
+    )
 
 
 def _check_masks(masks: NDArray[np.int8], rows: int, num_actions: int, fractions: object) -> None:
@@ -158,7 +175,7 @@ class HoldemEquityBot:
         bluff: float = 0.05,
         raise_z: float = 0.3,
         position_step: float = 0.1,
-        reraise_step: float = 0.1,
+        reraise_step: float = 0.05,
         all_in_z: float = 0.85,
     ) -> None:
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
@@ -201,26 +218,26 @@ class HoldemEquityBot:
         # Two uniforms per row, used or not (act == act_batch row by row): the row's
         # equity stream, then its bluff draw.
         u = self.rng.random((rows, 2))
-        m = np.maximum(p["num_opponents"], 1)
-        equity = p["equity"].astype(np.float64)
+        m = np.maximum(p.num_opponents, 1)
+        equity = p.equity
         own = ~(self.use_features & ~np.isnan(equity))
         if own.any():
             equity = equity.copy()
             equity[own] = holdem_equity_batch(
-                p["hole"][own],
-                p["board"][own],
+                p.hole[own],
+                p.board[own],
                 m[own],
                 seeds=(u[own, 0] * 2.0**53).astype(np.uint64),
                 num_samples=self.num_samples,
             )
         fair = 1.0 / (m + 1)
         z = (equity - fair) / (1.0 - fair)
-        n = p["num_seats"]
-        lateness = ((p["position"] - 1) % n) / (n - 1)
-        to_call = p["to_call"].astype(np.float64)
-        pot = p["pot"].astype(np.float64)
+        n = p.num_seats
+        lateness = ((p.position - 1) % n) / (n - 1)
+        to_call = p.to_call
+        pot = p.pot
         facing = to_call > 0
-        threshold = self.raise_z - self.position_step * lateness + self.reraise_step * p["raises"]
+        threshold = self.raise_z - self.position_step * lateness + self.reraise_step * p.raises
         wants_raise = z >= threshold
         bluffs = ~facing & ~wants_raise & (u[:, 1] < self.bluff)
         # Target pot fraction: the smallest size at the threshold, the largest at a sure
@@ -230,7 +247,7 @@ class HoldemEquityBot:
         margin = np.where(bluffs, 0.0, margin)
         target = fr.min() * (fr.max() / fr.min()) ** margin
         target = target * (1.0 - self.position_step * lateness)
-        size = self._legal_size(masks, target, z >= self.all_in_z, p["stack"], to_call, pot)
+        size = self._legal_size(masks, target, z >= self.all_in_z, p.stack, to_call, pot)
         calls = facing & (equity > to_call / np.maximum(pot + to_call, 1e-12))
         acts = np.where(facing & ~calls, _FOLD, _CALL)
         acts = np.where((wants_raise | bluffs) & (size >= 0), size, acts).astype(np.int64)

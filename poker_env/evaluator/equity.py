@@ -581,7 +581,6 @@ def draw_equity(
     return DrawEquity(mine.astype(np.int8), discards, probs, equity, win, tie, stderr, num_draws)
 
 
-
 # ----- five-card draw in bulk: every discard choice of many hands, exactly --------------
 #
 # The opposing hand of this model is a random *pat* five-card hand dealt from the whole
@@ -603,8 +602,8 @@ def draw_equity(
 # A hand's 32 equities are then 32 lookups in each table (the same split as the exact
 # Hold'em enumeration above, precomputed).
 
-_PAT_CACHE: dict[tuple[str, bool], NDArray[np.int64]] = {}
-_DRAW_TABLES: dict[tuple[str, bool], tuple[NDArray[np.int64], NDArray[np.int64]]] = {}
+_PAT_CACHE: dict[tuple[Deck, bool], NDArray[np.int64]] = {}
+_DRAW_TABLES: dict[tuple[Deck, bool], tuple[NDArray[np.int64], NDArray[np.int64]]] = {}
 _DRAW_LOCK = threading.Lock()
 
 
@@ -632,7 +631,7 @@ def _pat_points(tables: EvalTables, deck_min_card: int) -> NDArray[np.int64]:
     return points
 
 
-def _pat_table(deck_name: str, flush_beats_full_house: bool) -> NDArray[np.int64]:
+def _pat_table(deck_name: Deck, flush_beats_full_house: bool) -> NDArray[np.int64]:
     key = (deck_name, flush_beats_full_house)
     if key not in _PAT_CACHE:
         tables = get_tables(deck_name, flush_beats_full_house)
@@ -808,7 +807,7 @@ def _flush_sums(tables: EvalTables, min_rank: int) -> NDArray[np.int64]:
                 continue
             for t in range(k):
                 idx[t] = t
-            acc = 0
+            acc = np.int64(0)
             while True:
                 key = key0
                 mask = mask0
@@ -833,7 +832,7 @@ def _content_digest(arrays: tuple[NDArray[np.int64], ...]) -> str:
 
 
 def _build_draw_tables(
-    deck_name: str, flush_beats_full_house: bool
+    deck_name: Deck, flush_beats_full_house: bool
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     tables = get_tables(deck_name, flush_beats_full_house)
     points = _pat_table(deck_name, flush_beats_full_house)
@@ -848,7 +847,7 @@ def _build_draw_tables(
 
 
 def _draw_tables(
-    deck_name: str, flush_beats_full_house: bool
+    deck_name: Deck, flush_beats_full_house: bool
 ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """The plain and flush tables of a deck and ranking order.
 
@@ -898,9 +897,9 @@ def _discard_equities(
     """``out[i, d]``: equity of hand ``i`` replacing the cards of slot mask ``d``."""
     deck_size = 52 - deck_min_card
     all_points = 2.0 * _binomial(deck_size, 5)
-    scale = np.empty(6, dtype=np.float64)
+    denom = np.empty(6, dtype=np.float64)
     for k in range(6):
-        scale[k] = 1.0 / (all_points * _binomial(deck_size - 5, k))
+        denom[k] = all_points * _binomial(deck_size - 5, k)
     order = np.zeros(5, dtype=np.int64)
     ranks = np.zeros(5, dtype=np.int64)
     suit = np.zeros(5, dtype=np.int64)
@@ -952,7 +951,7 @@ def _discard_equities(
                     n_kb += (kb >> j) & 1
                 if n_kb == num_kept:
                     acc += flush[held[s], kb]
-            out[i, slot_mask] = acc * scale[5 - num_kept]
+            out[i, slot_mask] = acc / denom[5 - num_kept]
 
 
 def _check_draw_hands(hands: ArrayLike, deck_name: str) -> NDArray[np.int64]:
@@ -1095,7 +1094,9 @@ def _holdem_equity_rows(
             # Partial Fisher-Yates: deck[:need] is a uniform draw (multiply-shift index).
             for j in range(need):
                 x += golden
-                r = j + np.int64(((_splitmix(x) >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32))
+                r = j + np.int64(
+                    ((_splitmix(x) >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32)
+                )
                 tmp = deck[j]
                 deck[j] = deck[r]
                 deck[r] = tmp
@@ -1161,7 +1162,9 @@ def holdem_equity_batch(
         raise ValueError(f"hole_cards must have shape (n, 2), got {holes.shape}")
     n = holes.shape[0]
     if brd.shape != (n, 5):
-        raise ValueError(f"boards must have shape ({n}, 5) with -1 for undealt cards, got {brd.shape}")
+        raise ValueError(
+            f"boards must have shape ({n}, 5) with -1 for undealt cards, got {brd.shape}"
+        )
     if opp.shape != (n,) or (n and (opp.min() < 1 or opp.max() > 9)):
         raise ValueError(f"num_opponents must be {n} integers in 1..9, got {opp.tolist()[:10]}")
     if sd.shape != (n,) or not np.issubdtype(sd.dtype, np.integer) or (n and sd.min() < 0):
@@ -1170,7 +1173,9 @@ def holdem_equity_batch(
         raise ValueError(f"num_samples must be an integer >= 1, got {num_samples!r}")
     if n:
         if holes.min() < 0 or holes.max() > 51 or brd.max() > 51 or brd.min() < -1:
-            raise ValueError("card index out of range; allowed: 0..51 (and -1 for an undealt board card)")
+            raise ValueError(
+                "card index out of range; allowed: 0..51 (and -1 for an undealt board card)"
+            )
         dealt = (brd >= 0).sum(axis=1)
         if not np.isin(dealt, (0, 3, 4, 5)).all():
             bad = int(np.flatnonzero(~np.isin(dealt, (0, 3, 4, 5)))[0])

@@ -89,7 +89,9 @@ def test_buy_back_states_are_reached_and_taken() -> None:
         assert (policy.act_batch(obs[offered], masks[offered]) == BUY_BACK).all()
 
 
-def _obs(cards: str, phase: int, *, pot: int = 10, to_call: int = 0, raises: int = 0) -> NDArray[np.float32]:
+def _obs(
+    cards: str, phase: int, *, pot: int = 10, to_call: int = 0, raises: int = 0
+) -> NDArray[np.float32]:
     """An observation built from the documented layout (the rest zero)."""
     o = np.zeros(124, np.float32)
     hand = parse_cards(cards)
@@ -106,7 +108,7 @@ def _obs(cards: str, phase: int, *, pot: int = 10, to_call: int = 0, raises: int
 
 def _betting_mask() -> NDArray[np.int8]:
     m = np.zeros(2 + K + 33, np.int8)
-    m[0:2 + K] = 1  # DROP, the passive action, every size
+    m[0 : 2 + K] = 1  # DROP, the passive action, every size
     return m
 
 

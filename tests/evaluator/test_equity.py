@@ -190,3 +190,152 @@ def test_exact_equity_matches_brute_force(seed: int) -> None:
     assert r.ties.tolist() == ties
     assert r.tie_shares.tolist() == pytest.approx(shares)
     assert r.num_boards == comb(52 - 2 * num_players - board_size - len(dead), 5 - board_size)
+
+
+# ----- draw_discard_equities, pat_equity, holdem_equity_batch -----------------------------
+from itertools import combinations  # noqa: E402
+
+from poker_env.evaluator import evaluate  # noqa: E402
+from poker_env.evaluator.equity import (  # noqa: E402
+    draw_discard_equities,
+    holdem_equity_batch,
+    pat_equity,
+)
+
+
+def test_pat_equity_from_the_category_counts() -> None:
+    # 52 cards: 2,598,960 hands. The worst, 7-5-4-3-2 not suited: 1,020 of them, none
+    # below. The lowest pair (2-2-3-4-5, 384 ways) has every high-card hand below it:
+    # 1,302,540. Four royal flushes tie at the top.
+    total = 2 * comb(52, 5)
+    got = pat_equity(
+        [
+            parse_cards("7c 5d 4h 3s 2c"),
+            parse_cards("2c 2d 3h 4s 5c"),
+            parse_cards("As Ks Qs Js Ts"),
+        ]
+    )
+    assert got.tolist() == [1020 / total, (2 * 1_302_540 + 384) / total, 1 - 4 / total]
+    # 32 cards (7 to A): 201,376 hands, the worst 7-8-9-T-Q (A-7-8-9-T is a straight).
+    short = pat_equity(parse_cards("7c 8d 9h Ts Qc"), deck="short")
+    assert short.tolist() == [1020 / (2 * comb(32, 5))]
+
+
+def _brute_discard_equities(hand: list[int], deck: str, max_draw: int) -> dict[int, float]:
+    """Every draw of every choice ranked by evaluate(), against a pat hand from the
+    whole deck: points from ranking all five-card hands of the deck."""
+    lo = 0 if deck == "standard" else 20
+    cards = list(range(lo, 52))
+    if deck == "short":
+        all_values = np.sort(evaluate(np.array(list(combinations(cards, 5)), np.int8), deck))
+    else:
+        all_values = None
+    stock = [c for c in cards if c not in hand]
+    out = {}
+    for d in range(32):
+        thrown = [j for j in range(5) if d >> j & 1]
+        if len(thrown) > max_draw:
+            continue
+        kept = [hand[j] for j in range(5) if not d >> j & 1]
+        finals = np.array([kept + list(draw) for draw in combinations(stock, len(thrown))], np.int8)
+        if all_values is not None:
+            v = evaluate(finals, deck)
+            below = np.searchsorted(all_values, v, side="left")
+            upto = np.searchsorted(all_values, v, side="right")
+            out[d] = float(((below + upto) / (2 * all_values.size)).mean())
+        else:
+            out[d] = float(pat_equity(finals).mean())  # pat_equity checked above
+    return out
+
+
+@pytest.mark.parametrize(
+    "hand",
+    ["Ac 7d 8h 9s Kc", "Ah Kh 9h 7h 8c", "8c 8d Qh Ks 7c", "Js Ts 9s 8s 7s", "7c 7d 7h 7s Ad"],
+)
+def test_draw_discard_equities_against_brute_force_short_deck(hand: str) -> None:
+    cards = [int(c) for c in parse_cards(hand)]
+    got = draw_discard_equities(cards, deck="short")[0]
+    want = _brute_discard_equities(cards, "short", 5)
+    assert got.tolist() == pytest.approx([want[d] for d in range(32)], abs=1e-12)
+
+
+@pytest.mark.parametrize("hand", ["2h 5h 9h Kh As", "Qs Qd 7c 4h 2s", "5c 6d 7h 8s Kc"])
+def test_draw_discard_equities_against_brute_force_standard_deck(hand: str) -> None:
+    # Draws of up to two cards (the three- to five-card draws would take minutes here;
+    # the short-deck test covers them, and the flush corrections at every size).
+    cards = [int(c) for c in parse_cards(hand)]
+    got = draw_discard_equities(cards)[0]
+    for d, want in _brute_discard_equities(cards, "standard", 2).items():
+        assert got[d] == pytest.approx(want, abs=1e-12)
+
+
+def test_draw_discard_equities_follow_the_cards_not_their_order_or_suits() -> None:
+    rng = np.random.default_rng(0)
+    hands = np.array([rng.permutation(52)[:5] for _ in range(300)])
+    base = draw_discard_equities(hands)
+    # Columns shuffled: the same equities under the remapped discard masks.
+    perm = rng.permutation(5)
+    shuffled = draw_discard_equities(hands[:, perm])
+    remap = [
+        sum(1 << int(np.flatnonzero(perm == j)[0]) for j in range(5) if d >> j & 1)
+        for d in range(32)
+    ]
+    assert (shuffled[:, remap] == base).all()
+    # Suits renamed: exactly the same numbers (suits never matter but for flushes).
+    suits = np.array([2, 0, 3, 1])
+    assert (draw_discard_equities(hands // 4 * 4 + suits[hands % 4]) == base).all()
+    # Pat is pat_equity; and the table agrees with draw_equity's Monte Carlo (which
+    # deals the opposing hand from the unseen cards) to its error plus card removal.
+    assert base[:, 0].tolist() == pat_equity(hands).tolist()
+    mc = draw_equity(hands[0], rng=3, num_samples=4000)
+    assert np.abs(base[0] - mc.equity).max() < 0.05
+
+
+def test_draw_discard_equities_bad_input() -> None:
+    with pytest.raises(ValueError, match="shape"):
+        draw_discard_equities(np.zeros((2, 4), np.int64))
+    with pytest.raises(ValueError, match="twice"):
+        draw_discard_equities([[51, 51, 45, 0, 4]])
+    with pytest.raises(ValueError, match="outside the short deck"):
+        draw_discard_equities(parse_cards("2c 7d 8h 9s Kc"), deck="short")
+    with pytest.raises(ValueError, match="integer"):
+        pat_equity(np.zeros((1, 5)))
+
+
+def test_holdem_equity_batch_on_the_river_matches_enumeration() -> None:
+    # One random opponent on a full board: the exact equity counts his 990 holdings.
+    hole, board = parse_cards("Ah Qd"), parse_cards("Qs 9h 4c 2d Kd")
+    rest = [c for c in range(52) if c not in set(hole.tolist()) | set(board.tolist())]
+    mine = evaluate(np.concatenate([hole, board]))
+    theirs = evaluate(np.array([[a, b, *board] for a, b in combinations(rest, 2)], np.int8))
+    exact = float(((mine > theirs) + 0.5 * (mine == theirs)).mean())
+    got = holdem_equity_batch([hole], [board], [1], seeds=[1], num_samples=40_000)[0]
+    assert got == pytest.approx(exact, abs=4 * 0.5 / np.sqrt(40_000))
+
+
+def test_holdem_equity_batch_rows_are_seeded_and_independent() -> None:
+    holes = np.array([parse_cards("As Ah"), parse_cards("7c 2d"), parse_cards("Kd Qd")])
+    boards = np.array([[-1] * 5, [-1] * 5, [*parse_cards("Jd Td 3s").tolist(), -1, -1]])
+    a = holdem_equity_batch(holes, boards, [1, 3, 2], seeds=[5, 6, 7], num_samples=3000)
+    b = holdem_equity_batch(holes[1:], boards[1:], [3, 2], seeds=[6, 7], num_samples=3000)
+    assert a[1:].tolist() == b.tolist()  # a row's number depends on its seed only
+    # Against the general Monte Carlo: aces vs one random hand 85.2%, and 7-2 three-way.
+    assert a[0] == pytest.approx(0.852, abs=0.04)
+    ref = holdem_equity(
+        ["7c 2d", None, None, None], method="monte_carlo", num_samples=40_000, rng=2
+    )
+    assert a[1] == pytest.approx(ref.equity[0], abs=4 * 0.5 / np.sqrt(3000))
+
+
+def test_holdem_equity_batch_bad_input() -> None:
+    hole, empty = [[48, 49]], [[-1] * 5]
+    with pytest.raises(ValueError, match=r"1\.\.9"):
+        holdem_equity_batch(hole, empty, [0], seeds=[1])
+    with pytest.raises(ValueError, match="0, 3, 4 or 5"):
+        holdem_equity_batch(hole, [[1, 2, -1, -1, -1]], [1], seeds=[1])
+    with pytest.raises(ValueError, match="twice"):
+        holdem_equity_batch(hole, [[48, 2, 3, -1, -1]], [1], seeds=[1])
+    with pytest.raises(ValueError, match="seeds"):
+        holdem_equity_batch(hole, empty, [1], seeds=[-1])
+    with pytest.raises(ValueError, match="num_samples"):
+        holdem_equity_batch(hole, empty, [1], seeds=[1], num_samples=0)

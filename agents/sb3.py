@@ -32,7 +32,17 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from poker_env.errors import ConfigError
 
-__all__ = ["PokerVecEnv", "fast_torch_settings"]
+__all__ = ["PokerVecEnv", "activation_class", "fast_torch_settings"]
+
+
+def activation_class(name: str) -> Any:
+    """The torch module class of an activation named in a training config."""
+    import torch
+
+    classes = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
+    if name not in classes:
+        raise ConfigError("activation", name, f"one of {sorted(classes)}")
+    return classes[name]
 
 
 def fast_torch_settings(num_threads: int | None = 1) -> None:

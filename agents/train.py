@@ -293,11 +293,12 @@ class _Run:
 
     # ----- model -------------------------------------------------------------------
     def new_model(self) -> Any:
-        import torch
         from sb3_contrib import MaskablePPO
 
+        from agents.sb3 import activation_class
+
         c = self.config
-        act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[c.activation]
+        act = activation_class(c.activation)
         self.model = MaskablePPO(
             "MlpPolicy",
             self.venv,

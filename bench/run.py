@@ -19,6 +19,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # own threads): numba's OpenMP layer spins waiting threads, which on a busy 2-core
 # machine made 2 threads slower than 1; the workqueue layer does not.
 os.environ.setdefault("NUMBA_THREADING_LAYER", "workqueue")
+# The numpy runtime's batched inference (training suite): OpenBLAS with two threads was
+# 4x slower than one on this busy 2-core machine.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench.common import machine_line
 

@@ -425,6 +425,9 @@ def _callback(run: _Run) -> Any:
                 if rs:
                     self.logger.record(f"selfplay/return_vs_{kind}", float(np.mean(rs)))
                     self.logger.record(f"selfplay/episodes_vs_{kind}", len(rs))
+                    # Won episodes; a tie (an even draw pot, a chopped Hold'em pot) counts half.
+                    wins = np.mean(np.sign(rs) * 0.5 + 0.5)
+                    self.logger.record(f"selfplay/win_rate_vs_{kind}", float(wins))
             self.returns = {}
             self.logger.record("selfplay/pool_size", len(run.pool))
 

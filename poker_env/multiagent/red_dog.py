@@ -13,12 +13,15 @@ from pettingzoo.utils import AgentSelector
 
 from poker_env.encoding.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    action_dict,
+    action_text,
     action_to_bet,
     encode_observation,
     obs_size,
 )
-from poker_env.errors import ConfigError, IllegalActionError
-from poker_env.games.red_dog import F_SEATED, RedDogConfig, RedDogGame
+from poker_env.encoding.table_picture import red_dog_picture
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
+from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogConfig, RedDogGame
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 
@@ -33,16 +36,31 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
     Rewards: chips won or lost since the agent's last step, in antes (the first
     step of the game charges everyone's first ante). An agent is terminated when
     its seat runs out of chips and leaves, and every agent when the game ends.
-    Illegal actions raise :class:`~poker_env.errors.IllegalActionError`.
+
+    Illegal actions, as in :class:`poker_env.envs.red_dog.RedDogEnv`: with
+    ``illegal_action="passive"`` (default) a masked-out action of the space plays
+    FORFEIT and the agent's ``info["illegal_action"]`` is True until its next
+    step; with "raise" it raises :class:`~poker_env.errors.IllegalActionError`.
+    The seat to act may play every action of the space in Red Dog, so neither
+    happens. In both modes a value outside the space (1.7, "1", True, None, an
+    integer outside [0, n)) raises ``IllegalActionError`` and changes nothing;
+    ``step()`` before ``reset()`` or after every agent is done raises
+    :class:`~poker_env.errors.EpisodeFinishedError`.
+
+    Info of each agent: ``action_mask``; ``illegal_action``; ``last_bet`` (its own
+    last action, settled: the keys of ``RedDogEnv``'s ``info["last_bet"]``, None
+    before its first) and ``opponent_actions`` (every other seat's action since,
+    in order). The ``"ansi"`` render shows the whole table and the last actions.
 
     Args:
         num_players, starting_chips, ante, hand_size, rounds: the RULES.md §2 options.
         bet_fractions: the bet actions.
+        illegal_action: "passive" (default) or "raise".
         render_mode: None or "ansi".
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "name": "red_dog_v0",
         "is_parallelizable": False,
     }
@@ -56,9 +74,17 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         hand_size: int = 5,
         rounds: int | None = None,
         bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS,
+        illegal_action: str = "passive",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        if not isinstance(illegal_action, str) or illegal_action not in ("passive", "raise"):
+            raise ConfigError(
+                "illegal_action",
+                illegal_action,
+                "'passive' (default: a masked-out action forfeits) or 'raise'",
+            )
+        self.illegal_action = illegal_action
         self.config = RedDogConfig(
             num_players=num_players,
             starting_chips=starting_chips,
@@ -71,8 +97,8 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
             raise ConfigError(
                 "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
             )
-        if render_mode not in (None, "ansi"):
-            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         self.fractions = fr
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
@@ -115,6 +141,15 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._base = [self.config.starting_chips] * self.config.num_players
+        p = self.config.num_players
+        # Every action of the game as a dict (encoding.red_dog.action_dict), and per
+        # seat: its last own action (with the index played and p), where the actions
+        # since then start, whether its last action was replaced (passive mode).
+        self._actions_log: list[dict[str, Any]] = []
+        self._action_rows: list[list[int]] = []
+        self._last_own: list[dict[str, Any] | None] = [None] * p
+        self._since = [0] * p
+        self._replaced = [False] * p
         self._agent_selector = AgentSelector(self.agents)
         self._update_after_action(collect=False)
 
@@ -134,22 +169,51 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         return np.ones(n, np.int8)
 
     def step(self, action: int | None) -> None:
-        """Play ``action`` for ``agent_selection`` (None for a terminated agent)."""
-        assert self.game is not None
+        """Play ``action`` for ``agent_selection`` (None for a terminated agent).
+
+        Raises:
+            EpisodeFinishedError: before ``reset()``, or once every agent is done.
+            IllegalActionError: ``action`` is not an action of the space (nothing
+                changes), or, with ``illegal_action="raise"``, it is masked out.
+        """
+        if self.game is None or not self.agents:
+            raise EpisodeFinishedError("RedDogAECEnv")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
         n = 1 + self.fractions.size
-        if action is None or not 0 <= int(action) < n:
+        a = as_int(action)
+        if a is None or not 0 <= a < n:
             raise IllegalActionError(
-                action, list(range(n)), self.game.phase, f"{agent}: unknown action"
+                action,
+                f"an integer in [0, {n})",
+                self.game.phase,
+                f"{agent}: not an action of the space Discrete({n})",
             )
+        replaced = False
+        mask = self._mask(seat)
+        if not mask[a]:
+            # Not reached in Red Dog (the seat to act may play every index): the
+            # convention every env shares (../shared/STYLE.md "Illegal actions").
+            if self.illegal_action == "raise":
+                raise IllegalActionError(
+                    a, np.flatnonzero(mask).tolist(), self.game.phase, f"{agent}: masked out"
+                )
+            a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
         st = self.game.state
-        kind, amount = action_to_bet(st.ints, st.chips, 0, int(action), self.fractions)
+        kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
         assert seat == self.game.to_act
+        p = self.game.win_probability(seat)
         self.game.act(kind, amount)
+        row = st.events[0].tolist()
+        entry = action_dict(row)
+        self._actions_log.append(entry)
+        self._action_rows.append(row)
+        self._last_own[seat] = {"action": a, "p": p, **entry}
+        self._since[seat] = len(self._actions_log)
+        self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
         self._update_after_action()
         self._accumulate_rewards()
@@ -167,17 +231,33 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
                 self._base[s] = chips[s]
             if over or s not in seated:
                 self.terminations[a] = True
-            self.infos[a] = {"action_mask": self._mask(s)}
+            self.infos[a] = {
+                "action_mask": self._mask(s),
+                "illegal_action": self._replaced[s],
+                "last_bet": self._last_own[s],
+                "opponent_actions": tuple(self._actions_log[self._since[s] :]),
+            }
         if not over:
             self.agent_selection = self.possible_agents[self.game.to_act]
         else:
             self.agent_selection = self.agents[0] if self.agents else ""
 
-    def render(self) -> str | None:
-        """Text of the whole table (render_mode "ansi")."""
+    def render(self) -> str | NDArray[np.uint8] | None:
+        """The whole table: text ("ansi") or a picture ("rgb_array", every hand face up)."""
+        if self.render_mode == "rgb_array" and self.game is not None:
+            recent = self._action_rows[-self.config.num_players :]
+            seat = max(int(self.game.to_act), 0)
+            return red_dog_picture(self.game.state, 0, seat, show_all=True, log=recent)
         if self.render_mode != "ansi" or self.game is None:
             return None
-        return self.game.describe() + "\n"
+        lines = [self.game.describe()]
+        # Issue 12 §4: the last round of actions, turned cards and outcomes included
+        # (describe() shows this deal's cards only; the last bet may close a deal).
+        recent = self._action_rows[-self.config.num_players :]
+        if recent:
+            lines.append("last actions:")
+            lines.extend(f"  {action_text(row)}" for row in recent)
+        return "\n".join(lines) + "\n"
 
     def close(self) -> None:
         pass

@@ -29,11 +29,12 @@ from poker_env.encoding.red_dog import (
     env_step_table,
     obs_size,
 )
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games.red_dog import (
     I_AGENT,
     I_PHASE,
     I_TO_ACT,
+    KIND_FORFEIT,
     OK,
     PHASE_BET,
     RedDogConfig,
@@ -263,10 +264,22 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
     to a legal bet on the agent's turn; a shared read-only array).
     Rows of ``info["final_obs"]`` where ``info["_final_obs"]`` is False are undefined.
 
+    Illegal actions as in ``RedDogEnv``: with ``illegal_action="passive"``
+    (default) a masked-out action plays FORFEIT (replaced in numpy before the
+    compiled step) and ``info["illegal_action"]`` (bool, one per table, in every
+    reset and step info) is True on its row; with "raise" the step raises
+    :class:`~poker_env.errors.IllegalActionError` and no table changes. Every
+    action of the space is legal on the agent's turn in Red Dog, so neither
+    happens here. In both modes actions that are not integers of the space
+    (floats, strings, bools, values outside [0, n), a wrong count) raise
+    ``IllegalActionError`` naming the first bad value and its table, and no table
+    changes. ``step()`` before ``reset()`` raises
+    :class:`~poker_env.errors.EpisodeFinishedError`.
+
     Args:
         num_envs: number of tables.
         num_players, starting_chips, ante, hand_size, rounds, agent_seat,
-            opponent_random_share, bet_fractions: as in ``RedDogEnv``.
+            opponent_random_share, bet_fractions, illegal_action: as in ``RedDogEnv``.
         opponents: None for the compiled default opponent, or a
             :class:`~poker_env.policy.BatchPolicy` acting for every other seat
             (called once per round of opponent decisions, on all waiting tables).
@@ -294,8 +307,16 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         opponents: BatchPolicy | None = None,
         opponent_random_share: float = 0.2,
         bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS,
+        illegal_action: str = "passive",
         num_threads: int | None = None,
     ) -> None:
+        if not isinstance(illegal_action, str) or illegal_action not in ("passive", "raise"):
+            raise ConfigError(
+                "illegal_action",
+                illegal_action,
+                "'passive' (default: a masked-out action forfeits) or 'raise'",
+            )
+        self.illegal_action = illegal_action
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an integer >= 1")
         if num_threads is not None and (not isinstance(num_threads, int) or num_threads < 1):
@@ -345,6 +366,9 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         self._dones = np.zeros(num_envs, np.bool_)
         self._mask = np.ones((num_envs, 1 + fr.size), np.int8)
         self._mask.flags.writeable = False  # shared by every info dict: it never changes
+        # Offsets of each table's row in the flat mask, for the legality gather.
+        self._mask_rows = np.arange(num_envs, dtype=np.int64) * (1 + fr.size)
+        self._all_legal = bool(self._mask.all())
         self._started = False
 
     def reset(
@@ -368,7 +392,10 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         self._obs = np.zeros_like(self._obs)
         self._reset_idx(idx, keys, False)
         self._started = True
-        return self._obs.copy(), {"action_mask": self._mask}
+        return self._obs.copy(), {
+            "action_mask": self._mask,
+            "illegal_action": np.zeros(self.num_envs, np.bool_),
+        }
 
     def _reset_idx(
         self, idx: NDArray[np.int64], keys: NDArray[np.uint64], use_stream: bool
@@ -424,26 +451,20 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """Step every table with its agent's action (same-step autoreset)."""
+        """Step every table with its agent's action (same-step autoreset).
+
+        Raises:
+            EpisodeFinishedError: before the first ``reset()``.
+            IllegalActionError: an action that is not an integer of the action space
+                (or, with ``illegal_action="raise"``, a masked-out one); no table
+                changes.
+        """
         if not self._started:
-            raise IllegalActionError(actions, "none", "not started", "call reset() first")
-        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if acts.shape[0] != self.num_envs:
-            raise IllegalActionError(
-                actions, f"{self.num_envs} actions", "bet", "wrong number of actions"
-            )
-        n_actions = self._mask.shape[1]
-        bad = np.flatnonzero((acts < 0) | (acts >= n_actions))
-        if bad.size:
-            raise IllegalActionError(
-                int(acts[bad[0]]),
-                f"0..{n_actions - 1}",
-                "bet",
-                f"table {int(bad[0])}: unknown action index",
-            )
+            raise EpisodeFinishedError("RedDogVectorEnv")
+        acts, illegal = self._check_actions(actions)
         st = self.state
         if self.opponents is None:
-            return self._step_builtin(acts)
+            return self._step_builtin(acts, illegal)
         self._dones[:] = False
         idx = np.arange(self.num_envs, dtype=np.int64)
         bad_row = _apply_batch(*st[:8], idx, acts, self.fractions)
@@ -460,7 +481,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             self._reset_idx(done_idx, np.zeros(done_idx.size, np.uint64), True)
             self._dones[:] = dones
         terminated = self._dones.copy()
-        info: dict[str, Any] = {"action_mask": self._mask}
+        info: dict[str, Any] = {"action_mask": self._mask, "illegal_action": illegal}
         if terminated.any():
             # Only the rows of finished tables are filled (the others are undefined).
             final = np.empty_like(self._final_obs)
@@ -475,8 +496,69 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             info,
         )
 
+    def _check_actions(
+        self, actions: NDArray[np.int64] | Sequence[int]
+    ) -> tuple[NDArray[np.int64], NDArray[np.bool_]]:
+        """The actions as int64 (masked-out ones replaced in passive mode) and the
+        replaced rows; raises for anything that is not an action of the space."""
+        n_actions = self._mask.shape[1]
+        space = f"an integer in [0, {n_actions})"
+        # A list goes element by element (numpy would turn [0, 1, True] into
+        # integers); an integer array is checked in bulk.
+        raw = actions if isinstance(actions, np.ndarray) else np.array(actions, dtype=object)
+        if raw.dtype.kind not in "iu":
+            # Floats (1.7), strings and bools are not actions of Discrete(n): casting
+            # would turn 1.7 into 1 and True into 1 without a word. (An object array
+            # of integers is accepted.)
+            flat = raw.reshape(-1).tolist()
+            vals = [as_int(v) for v in flat]
+            if None in vals:
+                bad = vals.index(None)
+                kind = "" if raw.dtype == object else f"; actions of dtype {raw.dtype}"
+                raise IllegalActionError(
+                    flat[bad], space, "bet",
+                    f"table {bad}: not an action of the space Discrete({n_actions}){kind}",
+                )  # fmt: skip
+            big = [t for t, v in enumerate(vals) if v is not None and not 0 <= v < n_actions]
+            if big:
+                raise IllegalActionError(
+                    flat[big[0]], space, "bet",
+                    f"table {big[0]}: not an action of the space Discrete({n_actions})",
+                )  # fmt: skip
+            raw = np.array(vals, np.int64)
+        if raw.size != self.num_envs:
+            raise IllegalActionError(
+                actions, f"{self.num_envs} actions, each {space}", "bet", "wrong number of actions"
+            )
+        raw = raw.reshape(-1)
+        acts = np.ascontiguousarray(raw, dtype=np.int64)
+        if acts.min() < 0 or acts.max() >= n_actions:  # two reductions, no temporaries
+            t = int(np.flatnonzero((acts < 0) | (acts >= n_actions))[0])
+            raise IllegalActionError(
+                raw[t].item(), space, "bet",
+                f"table {t}: not an action of the space Discrete({n_actions})",
+            )  # fmt: skip
+        if self._all_legal:
+            # Red Dog: every action of the space is legal on the agent's turn, and the
+            # masks never change (a read-only array of ones), so nothing to replace.
+            return acts, np.zeros(self.num_envs, np.bool_)
+        # Legality of each table's action, one gather over the flat masks (no
+        # per-table Python loop).
+        legal = self._mask.reshape(-1)[self._mask_rows + acts].astype(np.bool_)
+        illegal = ~legal
+        if illegal.any():
+            if self.illegal_action == "raise":
+                t = int(np.flatnonzero(illegal)[0])
+                raise IllegalActionError(
+                    int(acts[t]), np.flatnonzero(self._mask[t]).tolist(), "bet",
+                    f"table {t}: masked out",
+                )  # fmt: skip
+            # The passive action, FORFEIT (RULES.md §2), on the masked-out rows.
+            acts = np.where(legal, acts, KIND_FORFEIT)
+        return acts, illegal
+
     def _step_builtin(
-        self, acts: NDArray[np.int64]
+        self, acts: NDArray[np.int64], illegal: NDArray[np.bool_]
     ) -> tuple[
         NDArray[np.float32],
         NDArray[np.float64],
@@ -501,7 +583,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         else:
             self._threads.run(_step_chunks, *args)
         self._obs = obs
-        info: dict[str, Any] = {"action_mask": self._mask}
+        info: dict[str, Any] = {"action_mask": self._mask, "illegal_action": illegal}
         if terminated.any():
             # Only the rows of finished tables are filled (the others are undefined).
             info["final_obs"] = final

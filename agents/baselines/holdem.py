@@ -17,26 +17,38 @@ observation (the env docstring's table; ``n`` seats from its length ``114 + 8n``
 
 from __future__ import annotations
 
+import hashlib
+import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 
+from poker_env.evaluator import equity as _equity_module
 from poker_env.evaluator.equity import holdem_equity_batch
+from poker_env.evaluator.tables import cache_dir
 
 __all__ = [
     "DEFAULT_RAISE_FRACTIONS",
+    "PREFLOP_SAMPLES",
     "HoldemCallStation",
     "HoldemEquityBot",
     "HoldemView",
     "parse_observations",
+    "preflop_equity_table",
 ]
 
 #: The env's default raise sizes (``raise_fractions``): fractions of pot + call.
 DEFAULT_RAISE_FRACTIONS: tuple[float, ...] = (0.5, 0.75, 1.0, 2.0)
 
 _FOLD, _CALL, _MIN_RAISE = 0, 1, 2
+#: Boards per entry of the pre-flop table (standard error <= 0.005).
+PREFLOP_SAMPLES = 10_000
+_PREFLOP: list[NDArray[np.float64]] = []
+_PREFLOP_LOCK = threading.Lock()
 _OBS_BASE = 110
 _NUM_FEATURES = 10  # evaluator features: 9 category entries, then the equity
 
@@ -119,6 +131,82 @@ def _check_masks(masks: NDArray[np.int8], rows: int, num_actions: int, fractions
         )
 
 
+def _build_preflop_table() -> NDArray[np.float64]:
+    table = np.zeros((13, 13, 10), np.float64)
+    holes, where = [], []
+    for hi in range(13):
+        for lo in range(13):
+            # [hi, lo] suited above the diagonal's lower side, [lo, hi] offsuit, [r, r] pairs.
+            if hi > lo:
+                cards = (4 * hi, 4 * lo)
+            elif hi < lo:
+                cards = (4 * lo, 4 * hi + 1)
+            else:
+                cards = (4 * hi, 4 * hi + 1)
+            for m in range(1, 10):
+                holes.append(cards)
+                where.append((hi, lo, m))
+    rows = len(holes)
+    eq = holdem_equity_batch(
+        np.array(holes),
+        np.full((rows, 5), -1),
+        np.array([w[2] for w in where]),
+        seeds=np.arange(rows),  # fixed: the table is the same everywhere
+        num_samples=PREFLOP_SAMPLES,
+    )
+    for (hi, lo, m), e in zip(where, eq, strict=True):
+        table[hi, lo, m] = e
+    return table
+
+
+def preflop_equity_table() -> NDArray[np.float64]:
+    """Pre-flop equity of every starting hand against 1 to 9 random hands.
+
+    ``table[a, b, m]``: ranks ``a > b`` suited, ``table[b, a, m]`` the same ranks
+    offsuit, ``table[r, r, m]`` a pair; ``m`` opponents (index 0 unused). Monte Carlo
+    with :data:`PREFLOP_SAMPLES` boards per entry from fixed seeds, built on first
+    use (seconds) and cached in memory and on disk beside the evaluator's tables
+    (the file name carries a digest of the equity module's source).
+    """
+    with _PREFLOP_LOCK:
+        if _PREFLOP:
+            return _PREFLOP[0]
+        source = hashlib.sha256(Path(_equity_module.__file__).read_bytes()).hexdigest()[:16]
+        path = cache_dir() / f"holdem-preflop-{PREFLOP_SAMPLES}-{source}.npy"
+        table: NDArray[np.float64] | None = None
+        try:
+            loaded = np.load(path, allow_pickle=False)
+            if loaded.shape == (13, 13, 10) and loaded.dtype == np.float64:
+                table = loaded
+        except (OSError, ValueError, EOFError):
+            pass
+        if table is None:
+            table = _build_preflop_table()
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+                np.save(tmp, table)
+                os.replace(tmp, path)  # atomic for concurrent readers
+            except OSError:
+                pass  # a read-only home only costs the rebuild next time
+        table.setflags(write=False)
+        _PREFLOP.append(table)
+        return table
+
+
+def _preflop_equity(
+    hole: NDArray[np.int64], num_opponents: NDArray[np.int64]
+) -> NDArray[np.float64]:
+    table = preflop_equity_table()
+    ranks, suits = hole >> 2, hole & 3
+    hi, lo = ranks.max(axis=1), ranks.min(axis=1)
+    suited = suits[:, 0] == suits[:, 1]
+    out: NDArray[np.float64] = table[
+        np.where(suited, hi, lo), np.where(suited, lo, hi), num_opponents
+    ]
+    return out
+
+
 class HoldemCallStation:
     """Always check or call (action 1, legal on every turn): never folds, never raises."""
 
@@ -139,7 +227,9 @@ class HoldemEquityBot:
       ``m`` opponents still in (folded seats out, all-in seats in), over
       ``num_samples`` random completions of the board
       (:func:`~poker_env.evaluator.equity.holdem_equity_batch`, compiled, one stream
-      per row seeded from the bot's Generator). With ``use_features`` and an
+      per row seeded from the bot's Generator); before the flop the same quantity
+      from :func:`preflop_equity_table` (10,000 boards per starting hand and number
+      of opponents). With ``use_features`` and an
       observation that carries the env's evaluator features, their equity (the same
       quantity) is used instead. ``z = (e - 1/(m+1)) / (1 - 1/(m+1))`` measures it
       against a fair share: 0 average, 1 a sure win.
@@ -221,8 +311,12 @@ class HoldemEquityBot:
         m = np.maximum(p.num_opponents, 1)
         equity = p.equity
         own = ~(self.use_features & ~np.isnan(equity))
+        equity = equity.copy()
+        preflop = own & (p.street == 0)
+        if preflop.any():
+            equity[preflop] = _preflop_equity(p.hole[preflop], m[preflop])
+        own &= ~preflop
         if own.any():
-            equity = equity.copy()
             equity[own] = holdem_equity_batch(
                 p.hole[own],
                 p.board[own],

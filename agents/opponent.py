@@ -1,0 +1,121 @@
+"""The computer opponent: a policy at a chosen level, plus her wardrobe decisions.
+
+``ComputerOpponent(game, level)`` is a ``Policy`` and a ``BatchPolicy``, usable as
+any env's ``opponent=`` and by the play front ends:
+
+| level | what plays |
+|---|---|
+| ``easy`` | the game's heuristic baseline (:mod:`agents.baselines`) |
+| ``normal`` | the shipped policy (``agents/models/``), sampled from its softmax |
+| ``hard`` | the shipped policy at its strongest setting (the masked argmax) |
+| a path | that exported ``.npz`` policy (argmax; ``FILE.npz@sample`` samples) |
+
+Her wardrobe (draw match, RULES.md §1): between hands, when she may buy back a
+lost item, the env offers BUY_BACK (the last action index) beside the passive
+action. A policy trained on ``DrawMatch-v0`` in her seat decides it; any other
+policy (a one-pot ``FiveCardDraw-v0`` policy, a baseline) falls back to the rule
+book's default: she buys back whenever she may (and she may only when she can
+afford it: the env's mask says so). Staking items is never a decision: the rules
+stake the next worn item when she must put in money she does not have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.catalog import make_baseline, resolve_policy
+from agents.games import get_game
+from poker_env.errors import ConfigError
+from poker_env.policy import BatchPolicy
+
+__all__ = ["LEVELS", "MODELS_DIR", "ComputerOpponent", "shipped_model"]
+
+LEVELS = ("easy", "normal", "hard")
+MODELS_DIR = Path(__file__).resolve().parent / "models"
+
+
+def shipped_model(game: str, options: Mapping[str, Any] | None = None) -> Path:
+    """The path of the shipped policy for ``game`` with ``options`` (it may not exist)."""
+    spec = get_game(game)
+    opts = spec.options(options)
+    if spec.name == "draw":
+        name = f"draw{opts['deck']}"
+    elif spec.name == "draw-match":
+        name = f"draw_match{opts['deck']}"
+    elif spec.name == "red-dog":
+        name = "red_dog"
+    else:
+        name = "holdem_hu" if opts["num_players"] == 2 else f"holdem_{opts['num_players']}max"
+    return MODELS_DIR / f"{name}.npz"
+
+
+class ComputerOpponent:
+    """A computer player of ``game`` at ``level`` (see the module docstring).
+
+    Args:
+        game: a name of :data:`agents.games.GAMES` (``draw-match`` for the match with
+            her wardrobe).
+        level: ``easy``, ``normal``, ``hard`` or a policy file.
+        options: the game's env options (deck, num_players).
+        seed: seeds every random draw of hers (sampling, the heuristic's bluffs).
+    """
+
+    def __init__(
+        self,
+        game: str,
+        level: str = "easy",
+        *,
+        options: Mapping[str, Any] | None = None,
+        seed: int = 0,
+    ) -> None:
+        spec = get_game(game)
+        self.game = spec.name
+        self.options = spec.options(options)
+        self.level = level
+        policy_game = spec.name
+        if level == "easy":
+            self.policy: BatchPolicy = make_baseline(spec.name, "heuristic", seed, **self.options)
+            self.source = "heuristic"
+        elif level in ("normal", "hard"):
+            path = shipped_model(spec.name, self.options)
+            if not path.is_file():
+                raise ConfigError(
+                    "level",
+                    level,
+                    f"'easy' or a policy file: no shipped model {path.name} in {MODELS_DIR}",
+                )
+            mode = "@sample" if level == "normal" else "@argmax"
+            self.policy = resolve_policy(str(path) + mode, policy_game, self.options, seed)
+            self.source = str(path)
+        else:
+            self.policy = resolve_policy(level, policy_game, self.options, seed)
+            self.source = level
+        manifest = getattr(self.policy, "manifest", None)
+        # Only a policy trained in her seat of the whole match learned the buy-back.
+        self.learned_buy_back = bool(
+            manifest is not None and manifest.get("env", {}).get("id") == "poker_env/DrawMatch-v0"
+        )
+
+    def act_batch(
+        self, observations: NDArray[np.floating], action_masks: NDArray[np.int8]
+    ) -> NDArray[np.int64]:
+        masks = np.asarray(action_masks)
+        acts = np.asarray(self.policy.act_batch(observations, masks), np.int64)
+        if self.game.startswith("draw") and not self.learned_buy_back:
+            buy = masks.shape[1] - 1
+            offered = masks[:, buy] != 0
+            # RULES.md §1 default: she buys back whenever she may.
+            acts = np.where(offered, buy, acts)
+        return acts
+
+    def act(self, observation: NDArray[np.floating], action_mask: NDArray[np.int8]) -> int:
+        obs = np.asarray(observation)[None]
+        return int(self.act_batch(obs, np.asarray(action_mask)[None])[0])
+
+    def __repr__(self) -> str:
+        return f"ComputerOpponent({self.game!r}, level={self.level!r}, source={self.source!r})"

@@ -1,10 +1,12 @@
-"""Pictures of card tables with numpy alone: a canvas, a bitmap font, cards and chips.
+"""Pictures of card tables with numpy: a canvas, a bitmap font, cards and chips.
 
 The envs' ``render_mode="rgb_array"`` draws with these pieces (the tables of each
 game are in :mod:`poker_env.encoding.table_picture`). A picture is an ``(H, W, 3)``
 uint8 array, the form Gymnasium's ``RecordVideo`` and SB3's ``make_vec_env``
-expect. Everything that does not change between frames (the felt, card faces and
-backs, chips, text masks) is drawn once and cached, so a frame is mostly copies.
+expect. No imaging library: everything that does not change between frames (the
+felt, card faces and backs, chips, text masks) is drawn once with numpy and cached
+as a premultiplied sprite; a frame copies the felt and lays sprites and text over
+it with two small compiled loops (numba, as the rules core), a few milliseconds.
 
 Text uses a 5x7 pixel font (cells 5 wide and 9 tall, two rows for descenders)
 written below as data, scaled by whole pixels; shapes (suits, chips, the table)
@@ -331,19 +333,31 @@ def _suit_shape(suit: int, size: int) -> NDArray[np.float32]:
 class Sprite(NamedTuple):
     """A picture with soft edges, ready to draw: colour premultiplied by alpha.
 
-    Alpha is in 1/256 steps: ``pre`` = colour x alpha (h, w, 3), ``inv`` = 256 - alpha
-    (h, w); a pixel drawn becomes ``(old x inv + pre) / 256``.
+    Alpha is in 1/256 steps, both arrays (h, 3 w) (a row's channels side by side):
+    ``pre`` = colour x alpha, ``inv`` = 256 - alpha; a channel drawn becomes
+    ``(old x inv + pre) / 256`` (exact for alpha 0 and 1).
     """
 
     pre: NDArray[np.uint16]
     inv: NDArray[np.uint16]
 
+    @property
+    def width(self) -> int:
+        """Width in pixels."""
+        return int(self.inv.shape[1]) // 3
+
+    @property
+    def height(self) -> int:
+        """Height in pixels."""
+        return int(self.inv.shape[0])
+
 
 def make_sprite(rgb: NDArray[np.floating], alpha: NDArray[np.floating]) -> Sprite:
     """A sprite from straight colour (h, w, 3) in 0..255 and alpha (h, w) in 0..1."""
     a = np.rint(np.clip(alpha, 0, 1) * 256).astype(np.uint16)
-    pre = np.rint(np.asarray(rgb, np.float64) * a[..., None]).astype(np.uint16)
-    inv = (256 - a).astype(np.uint16)
+    h, w = a.shape
+    pre = np.rint(np.asarray(rgb, np.float64) * a[..., None]).astype(np.uint16).reshape(h, 3 * w)
+    inv = np.repeat(256 - a, 3, axis=1).astype(np.uint16)
     pre.setflags(write=False)
     inv.setflags(write=False)
     return Sprite(pre, inv)
@@ -353,19 +367,30 @@ def make_sprite(rgb: NDArray[np.floating], alpha: NDArray[np.floating]) -> Sprit
 def _blit(
     img: Image, x: int, y: int, pre: NDArray[np.uint16], inv: NDArray[np.uint16]
 ) -> None:  # pragma: no cover - compiled
-    # Alpha over the picture, clipped to it; fully clear pixels are skipped.
-    h, w = inv.shape
+    # Alpha over the picture, clipped to it. One flat loop per row over its channels,
+    # in uint16 and without a branch, so that the compiler vectorizes it (10x faster
+    # than int32 arithmetic); old x inv + pre <= 255 x 256 fits. Clear pixels have
+    # inv 256 and pre 0: unchanged.
+    h = inv.shape[0]
+    w = inv.shape[1] // 3
+    j0 = max(0, -x)
+    j1 = min(w, img.shape[1] - x)
+    if j1 <= j0:
+        return
+    width3 = img.shape[1] * 3
     for i in range(max(0, -y), min(h, img.shape[0] - y)):
-        for j in range(max(0, -x), min(w, img.shape[1] - x)):
-            k = inv[i, j]
-            if k == 256:
-                continue
-            for c in range(3):
-                img[y + i, x + j, c] = (img[y + i, x + j, c] * k + pre[i, j, c]) >> 8
+        row = img[y + i].reshape(width3)[3 * (x + j0) : 3 * (x + j1)]
+        p = pre[i, 3 * j0 : 3 * j1]
+        k = inv[i, 3 * j0 : 3 * j1]
+        for c in range(row.shape[0]):
+            row[c] = np.uint8((np.uint16(row[c]) * k[c] + p[c]) >> np.uint16(8))
 
 
 def draw_sprite(img: Image, x: int, y: int, sprite: Sprite) -> None:
-    """Draw ``sprite`` with its top-left corner at (x, y) (clipped to the picture)."""
+    """Draw ``sprite`` with its top-left corner at (x, y) (clipped to the picture).
+
+    ``img`` must be C-contiguous (as :func:`new_picture` and :func:`table_felt` make it).
+    """
     _blit(img, int(x), int(y), sprite.pre, sprite.inv)
 
 
@@ -587,7 +612,7 @@ def draw_mini_card(img: Image, x: int, y: int, card: int) -> int:
     black), top-left at (x, y), 20 pixels tall. Returns its width."""
     sprite = _mini_ready(int(card))
     draw_sprite(img, x, y, sprite)
-    return int(sprite.inv.shape[1])
+    return sprite.width
 
 
 @lru_cache(maxsize=64)
@@ -607,7 +632,7 @@ def _mini_ready(card: int) -> Sprite:
 
 def mini_cards_width(cards: list[int], gap: int = 3) -> int:
     """Width of a row of :func:`draw_mini_card` labels."""
-    return sum(int(_mini_ready(int(c)).inv.shape[1]) + gap for c in cards) - gap if cards else 0
+    return sum(_mini_ready(int(c)).width + gap for c in cards) - gap if cards else 0
 
 
 # ----------------------------------------------------------------------------- chips

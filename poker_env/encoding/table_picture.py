@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from poker_env import picture as P
 from poker_env.cards import parse_cards
-from poker_env.evaluator import describe_hand
+from poker_env.evaluator import describe_hand, hand_name
 from poker_env.games import draw_layout as L
 from poker_env.games import holdem_kernels as K
 from poker_env.games.draw import DrawConfig
@@ -83,7 +83,8 @@ def _banner(
     h = 10 + 22 * len(lines)
     P.blend_rect(img, x0 + 20, y, x1 - x0 - 40, h, (0, 0, 0), 0.72, 10)
     for i, (text, color) in enumerate(lines):
-        P.draw_text(img, (x0 + x1) // 2, y + 7 + 22 * i, text, color, 2, align="center")
+        fitted = _fit(text, x1 - x0 - 56, 2)
+        P.draw_text(img, (x0 + x1) // 2, y + 7 + 22 * i, fitted, color, 2, align="center")
 
 
 def _fit(text: str, width: int, scale: int) -> str:
@@ -178,7 +179,6 @@ def draw_picture(
     other = 1 - seat
     phase = int(s[L.S_PHASE])
     names = ("Player", "Computer")
-    you = f"You ({names[seat].lower()})"
     them = names[other]
     who = {seat: "You", other: "She" if other == L.COMPUTER else "He"}
     result = int(s[L.S_RESULT])
@@ -237,7 +237,7 @@ def draw_picture(
     if own_notes:
         P.draw_text(img, cx, 484, "  ".join(own_notes), P.TEXT, 2, align="center", shadow=True)
     _panel(img, cx - 150, 506, 300, 26, glow=to_act == seat)
-    P.draw_text(img, cx - 140, 512, f"{you}  {int(s[L.S_STACK + seat])} chips", P.TEXT, 2)
+    P.draw_text(img, cx - 140, 512, f"You  {int(s[L.S_STACK + seat])} chips", P.TEXT, 2)
     if s[L.S_FIRST] == seat:
         P.draw_button(img, cx + 128, 519, "1st")
 
@@ -295,12 +295,12 @@ def _draw_sidebar(
         tx, ty = x0 + 10 + col * 106, 70 + row * 22
         fill = (_TAG_WORN, _TAG_STAKE, _TAG_LOST)[state]
         ink = (30, 30, 30) if state < 2 else (230, 200, 200)
-        P.blend_rect(img, tx, ty, 100, 19, fill, 1.0, 5)
+        P.blend_rect(img, tx, ty, 100, 20, fill, 1.0, 5)
         scale = 2 if len(name) <= 8 else 1
         P.draw_text(
             img,
             tx + 50,
-            ty + (3 if scale == 2 else 6),
+            ty + (2 if scale == 2 else 6),
             _fit(name, 96, scale),
             ink,
             scale,
@@ -323,8 +323,10 @@ def _draw_sidebar(
     # The last hand that ended (DrawMatch-v0: the row already holds the next one).
     box_top = 552
     if last is not None:
-        box_top = 552 - 172
-        _last_hand_box(img, x0, box_top, w, 172, last, seat, who)
+        # Room for both hands at a showdown, else for the result and the items.
+        box_h = 172 if last.get("hands") is not None else 96
+        box_top = 552 - box_h
+        _last_hand_box(img, x0, box_top, w, box_h, last, seat, who)
 
     # This hand's actions, newest last.
     top = bottom + 10
@@ -383,12 +385,17 @@ def _last_hand_box(
         text, color = f"tie: pot {pot} carries over", P.GOLD
     else:
         verb = "win" if winner == seat else "wins"
-        how = {"drop": " (drop)", "showdown": "", "ante": " (ante)"}.get(str(last.get("how")), "")
-        text, color = f"{who[int(winner)]} {verb} {pot}{how}", _WIN if winner == seat else _LOSS
+        text, color = f"{who[int(winner)]} {verb} {pot}", _WIN if winner == seat else _LOSS
     P.draw_text(img, x0 + 10, y + 2, _fit(text, w - 20, 2), color, 2)
     y += 22
     she = "you" if seat == L.COMPUTER else "she"
     notes = []
+    how = str(last.get("how"))
+    if how == "drop" and winner is not None:
+        loser = who[1 - int(winner)]
+        notes.append(f"{loser.lower()} dropped")
+    elif how == "ante":
+        notes.append("the match ended at the ante")
     if last.get("items_lost"):
         notes.append(f"{she} lost: {', '.join(last['items_lost'])}")
     if last.get("items_redeemed"):
@@ -692,7 +699,8 @@ def holdem_picture(
             for q, amount in winners:
                 name = "You" if q == seat else f"Seat {q}"
                 rank = int(s[K.RANK + q])
-                how = f" with {describe_hand(rank)}" if rank >= 0 else ""
+                # The category here; the seat's label below its cards names it in full.
+                how = f" with {hand_name(rank)}" if rank >= 0 else ""
                 parts.append((f"{name} won {amount}{how}", _WIN if q == seat else P.GOLD))
             _banner(img, 298, parts[:3], 150, 650)
     return img

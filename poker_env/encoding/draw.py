@@ -90,9 +90,11 @@ from poker_env.games.wardrobe import worth
 
 __all__ = [
     "ADV_AGENT",
+    "ADV_CODE",
     "ADV_DONE",
     "ADV_ILLEGAL",
     "ADV_OPP",
+    "ADV_RECORDED",
     "DEFAULT_POT_FRACTIONS",
     "ILLEGAL_ACTION_MODES",
     "MODE_MATCH",
@@ -116,7 +118,6 @@ __all__ = [
     "observation_bounds",
     "opp_step_row",
     "passive_action",
-    "records_version",
     "render_text",
     "reset_row",
     "single_blobs",
@@ -133,6 +134,10 @@ ADV_AGENT = 0  # the agent (or, with agent_seat -1, the seat to act) must decide
 ADV_DONE = 1  # the episode ended
 ADV_OPP = 2  # the other seat must act and its policy lives in Python
 ADV_ILLEGAL = 3  # the action was refused; nothing changed
+#: Added to single_step's / single_reset's code when a hand record was written or
+#: updated during the call (so the envs decode records only then, with no array read).
+ADV_RECORDED = 8
+ADV_CODE = 7  # code & ADV_CODE: the driver result
 
 MODE_POT = 0  # FiveCardDraw-v0: an episode ends when a pot is won
 MODE_MATCH = 1  # DrawMatch-v0: an episode is a whole match
@@ -808,6 +813,7 @@ def single_step(
     caller reads and zeroes them (a pot decided while resetting a match, before the
     agent's first decision, is paid with its first step). With
     ``ep[EP_AGENT] == -1`` (every seat an agent) the view is the seat to act's.
+    Returns the driver code, plus ADV_RECORDED when a hand record changed.
     """
     s = ib[:_B_CFG]
     cfg = ib[_B_CFG:_B_EP]
@@ -819,6 +825,7 @@ def single_step(
     fp = fb[2 : 2 + k]
     rbuf = fb[2 + k :]
     tables = make_tables(tt)
+    writes = rec[RC_WRITES]
     if is_opp:
         code = opp_step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask, rec)
     else:
@@ -826,7 +833,7 @@ def single_step(
     if code == ADV_AGENT or code == ADV_DONE:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]
         encode_view(s, cfg, ep, fp, seat, lg, obs, mask)
-    return int(code)
+    return int(code) + (ADV_RECORDED if rec[RC_WRITES] != writes else 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -837,20 +844,24 @@ def single_reset(
     obs: NDArray[np.float32],
     mask: NDArray[np.int8],
 ) -> int:
-    """:func:`reset_row` over the rows of :func:`single_blobs`, then the agent's view."""
+    """:func:`reset_row` over the rows of :func:`single_blobs`, then the agent's view.
+
+    Returns the driver code, plus ADV_RECORDED when a hand record changed.
+    """
     s = ib[:_B_CFG]
     cfg = ib[_B_CFG:_B_EP]
     ep = ib[_B_EP:_B_LG]
     lg = ib[_B_LG:_B_REC]
     rec = ib[_B_REC:_B_END]
     k = ep[EP_NUM_SIZES]
+    writes = rec[RC_WRITES]
     code = reset_row(
         s, cfg, make_tables(tt), fb[2 + k :], ep, fb[2 : 2 + k], fb[0:2], lg, mask, rec
     )
     if code == ADV_AGENT:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]
         encode_view(s, cfg, ep, fb[2 : 2 + k], seat, lg, obs, mask)
-    return int(code)
+    return int(code) + (ADV_RECORDED if rec[RC_WRITES] != writes else 0)
 
 
 _KIND_WORDS = (
@@ -912,45 +923,48 @@ def hand_record(rec: NDArray[np.int64], j: int, config: DrawConfig) -> dict[str,
     left by ties that the match winner took at the ante that ended the match).
     """
     b = RC_SLOTS + REC_SIZE * (j % NUM_RECORDS)
-    r = rec[b : b + REC_SIZE].tolist()
+    r = rec[b : b + REC_SIZE].tolist()  # Python ints
     res = r[R_RESULT]
-    winner = None if res == RES_TIE else int(res)
-    showdown = r[R_HOW] == L.HOW_SHOWDOWN
+    winner = None if res == RES_TIE else res
     names = config.wardrobe
-    staked = _items(names, r[R_STAKE_MASK])
+    mask = r[R_STAKE_MASK]
+    staked = _items(names, mask) if mask else ()
     mw = r[R_MATCH_WINNER]
-    match_winner = None if mw < 0 else int(mw)
-    ante_items = _items(names, r[R_ANTE_MASK]) if match_winner is not None else ()
+    match_winner = None if mw < 0 else mw
     lost = staked if winner == L.HUMAN else ()
     redeemed = staked if winner == COMPUTER else ()
-    if match_winner == L.HUMAN:
-        lost += ante_items
-    elif match_winner == COMPUTER:
-        redeemed += ante_items
-    hands = names_ = ranks = None
-    if showdown:
+    ante_pot = 0
+    if match_winner is not None:
+        ante_pot = r[R_ANTE_POT]
+        ante_items = _items(names, r[R_ANTE_MASK])
+        if match_winner == L.HUMAN:
+            lost += ante_items
+        else:
+            redeemed += ante_items
+    hands = hand_names = ranks = None
+    if r[R_HOW] == L.HOW_SHOWDOWN:
         ct = _card_text()
         c = r[R_CARDS : R_CARDS + 10]
-        hands = (" ".join(ct[x] for x in c[:5]), " ".join(ct[x] for x in c[5:]))
-        ranks = (int(r[R_RANK]), int(r[R_RANK + 1]))
-        names_ = (_describe(ranks[0]), _describe(ranks[1]))
+        hands = (" ".join(map(ct.__getitem__, c[:5])), " ".join(map(ct.__getitem__, c[5:])))
+        ranks = (r[R_RANK], r[R_RANK + 1])
+        hand_names = (_describe(ranks[0]), _describe(ranks[1]))
     bought = r[R_BOUGHT]
     return {
-        "hand_no": int(r[R_HAND_NO]),
+        "hand_no": r[R_HAND_NO],
         "winner": winner,
         "how": _HOW_WORDS.get(r[R_HOW], "?"),
-        "pot": int(r[R_POT]),
+        "pot": r[R_POT],
         "hands": hands,
-        "hand_names": names_,
+        "hand_names": hand_names,
         "ranks": ranks,
-        "stacks": (int(r[R_STACK]), int(r[R_STACK + 1])),
+        "stacks": (r[R_STACK], r[R_STACK + 1]),
         "items_staked": staked,
         "items_lost": lost,
         "items_redeemed": redeemed,
         "item_bought_back": names[bought - 1] if bought > 0 else None,
         "buy_back_price": config.item_value if bought > 0 else 0,
         "match_winner": match_winner,
-        "ante_pot": int(r[R_ANTE_POT]) if match_winner is not None else 0,
+        "ante_pot": ante_pot,
     }
 
 
@@ -966,11 +980,6 @@ def last_hand(rec: NDArray[np.int64], config: DrawConfig) -> dict[str, Any] | No
     """The latest record (see :func:`hand_record`), or None before any hand ended."""
     n = int(rec[RC_NUM])
     return hand_record(rec, n - 1, config) if n > 0 else None
-
-
-def records_version(rec: NDArray[np.int64]) -> int:
-    """Changes whenever a record is written or updated (to cache decoded records)."""
-    return int(rec[RC_WRITES])
 
 
 def last_hand_lines(d: dict[str, Any], seat: int) -> list[str]:

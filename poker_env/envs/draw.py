@@ -14,7 +14,8 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from poker_env.encoding import draw as enc
-from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
+from poker_env.encoding.table_picture import draw_picture
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 from poker_env.policy import Policy
@@ -64,7 +65,7 @@ _ACTION_TEXT = """
 
 class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
     _env_id = "draw"
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -82,8 +83,8 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         self.config = config if config is not None else DrawConfig(**rules)
-        if render_mode not in (None, "ansi"):
-            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         fr = enc.check_pot_fractions(pot_fractions)
         if opponent is not None and not isinstance(opponent, Policy):
             raise ConfigError(
@@ -118,8 +119,9 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._mask = np.zeros(n, np.int8)
         self._rand: RandomBuffer | None = None
         self._done = True
-        self._last: dict[str, Any] | None = None
-        self._last_version = 0
+        self._last: dict[str, Any] | None = None  # the newest hand record, decoded
+        self._num_seen = 0  # records decoded so far this episode
+        self._recorded = False  # the driver wrote or updated a record in this call
 
     # ----- gymnasium API -------------------------------------------------------
     def reset(
@@ -133,11 +135,12 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         # it, so the refill rule applies before steps (and opponent moves) only.
         self._rew[:] = 0.0
         self._rec[:] = 0  # the records are this episode's
-        self._last, self._last_version = None, 0
+        self._last, self._num_seen = None, 0
         code = enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
-        self._play_opponent(code)
+        self._recorded = code >= enc.ADV_RECORDED
+        self._play_opponent(code & enc.ADV_CODE)
         self._done = False
-        return self._obs.copy(), self._info(False, 0)
+        return self._obs.copy(), self._info(False)
 
     def step(
         self, action: Any
@@ -145,9 +148,11 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         if self._done or self._rand is None:
             raise EpisodeFinishedError(self._env_id)
         # Checked before anything moves (the random buffer's refill included): a
-        # refused action changes nothing.
-        a = enc.check_action(action, self._mask.size, self._phase_name(), self._mask)
-        illegal = not self._mask[a]
+        # refused action changes nothing. A plain int skips the general conversion.
+        a = action if type(action) is int else as_int(action)
+        if a is None or not 0 <= a < self._mask.size:
+            a = enc.check_action(action, self._mask.size, self._phase_name(), self._mask)
+        illegal = bool(self._mask[a] == 0)
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -157,8 +162,9 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             # one plays the documented passive action and info says so.
             a = enc.passive_action(self._mask, self._num_sizes)
         self._rand.refill_if_low(self._s)
-        num_before = int(self._rec[enc.RC_NUM])
         code = enc.single_step(self._ib, self._tt, self._fb, a, False, self._obs, self._mask)
+        self._recorded = code >= enc.ADV_RECORDED
+        code &= enc.ADV_CODE
         if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
             raise IllegalActionError(
                 a, np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
@@ -174,14 +180,16 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             reward,
             terminated,
             truncated,
-            self._info(illegal, num_before),
+            self._info(illegal),
         )
 
     def action_masks(self) -> NDArray[np.int8]:
         """The legal actions now, as 0/1 (the form MaskablePPO reads)."""
         return self._mask.copy()
 
-    def render(self) -> str | None:
+    def render(self) -> str | NDArray[np.uint8] | None:
+        if self.render_mode == "rgb_array":
+            return draw_picture(self._s, self.config, self.agent_seat, self.last_hand())
         if self.render_mode != "ansi":
             return None
         return enc.render_text(self._s, self.config, self.agent_seat, self._rec)
@@ -192,20 +200,19 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
 
     def last_hand(self) -> dict[str, Any] | None:
         """The latest hand that ended in this episode (``info["last_hand"]``), or None."""
-        version = enc.records_version(self._rec)
-        if version != self._last_version:
-            self._last = enc.last_hand(self._rec, self.config)
-            self._last_version = version
         # A new dict each call: infos of different steps share no mutable object.
         return None if self._last is None else dict(self._last)
 
-    def _info(self, illegal: bool, num_before: int) -> dict[str, Any]:
-        # Hand records are decoded only when one was written (a hand ended).
-        ended = (
-            enc.hand_records(self._rec, self.config, num_before)
-            if int(self._rec[enc.RC_NUM]) != num_before
-            else ()
-        )
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        # Records are decoded only when the driver wrote or updated one during this
+        # call (a hand ended; a buy-back or the match end followed one).
+        ended: tuple[dict[str, Any], ...] = ()
+        if self._recorded:
+            num = int(self._rec[enc.RC_NUM])
+            if num != self._num_seen:
+                ended = enc.hand_records(self._rec, self.config, self._num_seen)
+                self._num_seen = num
+            self._last = ended[-1] if ended else enc.last_hand(self._rec, self.config)
         return {
             "action_mask": self._mask.copy(),
             "illegal_action": illegal,
@@ -233,6 +240,8 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             self._rand.refill_if_low(self._s)
             # Continues the agent's step: rewards add up; the agent's view is encoded last.
             code = enc.single_step(self._ib, self._tt, self._fb, a, True, self._obs, self._mask)
+            self._recorded |= code >= enc.ADV_RECORDED
+            code &= enc.ADV_CODE
             if code == enc.ADV_ILLEGAL:
                 raise IllegalActionError(
                     a, np.flatnonzero(mask).tolist(), self._phase_name(), "opponent policy"
@@ -450,7 +459,7 @@ class DrawMatchEnv(_DrawEnvBase):
     def _truncate(self) -> bool:
         return int(self._s[L.S_HAND_NO]) > self.max_hands
 
-    def _info(self, illegal: bool, num_before: int) -> dict[str, Any]:
-        info = super()._info(illegal, num_before)
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        info = super()._info(illegal)
         info["hand_no"] = int(self._s[L.S_HAND_NO])
         return info

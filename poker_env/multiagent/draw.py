@@ -40,7 +40,8 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from poker_env.encoding import draw as enc
-from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
+from poker_env.encoding.table_picture import draw_picture
+from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 
@@ -52,7 +53,11 @@ AGENTS = ("human", "computer")
 class DrawAECEnv(AECEnv):  # type: ignore[misc]
     """Both seats of five-card draw as PettingZoo agents (self-play)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "five_card_draw_v0", "is_parallelizable": False}  # noqa: RUF012
+    metadata = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "five_card_draw_v0",
+        "is_parallelizable": False,
+    }  # noqa: RUF012
 
     def __init__(
         self,
@@ -72,8 +77,8 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         if mode not in ("pot", "match"):
             raise ConfigError("mode", mode, "'pot' or 'match'")
-        if render_mode not in (None, "ansi"):
-            raise ConfigError("render_mode", render_mode, "None or 'ansi'")
+        if render_mode not in (None, "ansi", "rgb_array"):
+            raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
             raise ConfigError("max_hands", max_hands, "an integer >= 1")
         self.config = config if config is not None else DrawConfig(**rules)
@@ -110,6 +115,8 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(AGENTS, box)
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
         self._rand: RandomBuffer | None = None
+        self._last: dict[str, Any] | None = None  # the newest hand record, decoded
+        self._num_seen = 0  # records decoded so far this episode
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -123,22 +130,26 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
             self._s[L.S_CURSOR] = 0
         self._rew[:] = 0.0
         self._rec[:] = 0  # the records are this episode's
-        enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
+        self._last, self._num_seen = None, 0
+        code = enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = self._infos(None, 0)
+        self.infos: dict[str, dict[str, Any]] = self._infos(None, code >= enc.ADV_RECORDED)
         self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
 
-    def _infos(self, illegal_agent: str | None, num_before: int) -> dict[str, dict[str, Any]]:
-        ended = (
-            enc.hand_records(self._rec, self.config, num_before)
-            if int(self._rec[enc.RC_NUM]) != num_before
-            else ()
-        )
-        last = enc.last_hand(self._rec, self.config)
+    def _infos(self, illegal_agent: str | None, recorded: bool) -> dict[str, dict[str, Any]]:
+        # Records are decoded only when the driver wrote or updated one in this call.
+        ended: tuple[dict[str, Any], ...] = ()
+        if recorded:
+            num = int(self._rec[enc.RC_NUM])
+            if num != self._num_seen:
+                ended = enc.hand_records(self._rec, self.config, self._num_seen)
+                self._num_seen = num
+            self._last = ended[-1] if ended else enc.last_hand(self._rec, self.config)
+        last = self._last
         return {
             a: {
                 "illegal_action": a == illegal_agent,
@@ -171,8 +182,10 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         # The mask of the agent to act; checked before anything moves (nothing
         # changes on a refusal).
         mask = self._mask
-        a = enc.check_action(action, mask.size, f"{agent} to act", mask)
-        illegal = not mask[a]
+        a = action if type(action) is int else as_int(action)
+        if a is None or not 0 <= a < mask.size:
+            a = enc.check_action(action, mask.size, f"{agent} to act", mask)
+        illegal = bool(mask[a] == 0)
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -181,11 +194,12 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
             a = enc.passive_action(mask, self._num_sizes)
         self._cumulative_rewards[agent] = 0.0
         self._rand.refill_if_low(self._s)
-        num_before = int(self._rec[enc.RC_NUM])
         code = enc.single_step(self._ib, self._tt, self._fb, a, False, self._obs, self._mask)
+        recorded = code >= enc.ADV_RECORDED
+        code &= enc.ADV_CODE
         if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
             raise IllegalActionError(a, np.flatnonzero(mask).tolist(), f"{agent} to act")
-        self.infos = self._infos(agent if illegal else None, num_before)
+        self.infos = self._infos(agent if illegal else None, recorded)
         self.rewards = {name: float(self._rew[i]) for i, name in enumerate(AGENTS)}
         self._rew[:] = 0.0
         if code == enc.ADV_DONE:
@@ -196,7 +210,10 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> str | NDArray[np.uint8] | None:
+        if self.render_mode == "rgb_array":
+            seat = AGENTS.index(self.agent_selection)
+            return draw_picture(self._s, self.config, seat, enc.last_hand(self._rec, self.config))
         if self.render_mode != "ansi":
             return None
         return enc.render_text(self._s, self.config, AGENTS.index(self.agent_selection), self._rec)

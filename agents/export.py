@@ -365,9 +365,16 @@ def sb3_layers(model: Any) -> list[DenseLayer]:
     if not isinstance(policy.action_space, spaces.Discrete):
         raise ExportError(f"action space {policy.action_space} is not Discrete")
     extractor = getattr(policy, "pi_features_extractor", policy.features_extractor)
-    if not isinstance(extractor, FlattenExtractor):
+    from agents.sb3 import ScaledFlatten
+
+    input_scale = None
+    if isinstance(extractor, ScaledFlatten):
+        # A fixed per-entry scale before the first layer: folded into its weights.
+        input_scale = extractor.scale.detach().cpu().numpy().astype(np.float32)
+    elif not isinstance(extractor, FlattenExtractor):
         raise ExportError(
-            f"features extractor {type(extractor).__name__} is not supported (Flatten only)"
+            f"features extractor {type(extractor).__name__} is not supported "
+            "(Flatten or agents.sb3.ScaledFlatten only)"
         )
     layers: list[DenseLayer] = []
     for k, module in enumerate(policy.mlp_extractor.policy_net):
@@ -387,6 +394,14 @@ def sb3_layers(model: Any) -> list[DenseLayer]:
     if not isinstance(policy.action_net, nn.Linear):
         raise ExportError(f"action_net {policy.action_net!r} is not a Linear layer")
     layers.append(_linear(policy.action_net))
+    if input_scale is not None:
+        first = layers[0]
+        layers[0] = DenseLayer(
+            (first.weight * input_scale[:, None]).astype(np.float32),
+            first.bias,
+            first.activation,
+            first.activation_params,
+        )
     return layers
 
 
@@ -399,14 +414,24 @@ def _onnx_module(model: Any) -> Any:
 
     policy = _sb3_policy(model)
 
+    extractor = getattr(policy, "pi_features_extractor", policy.features_extractor)
+    scale = getattr(extractor, "scale", None)  # agents.sb3.ScaledFlatten's factors
+
     class _Actor(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.policy_net = copy.deepcopy(policy.mlp_extractor.policy_net).cpu()
             self.action_net = copy.deepcopy(policy.action_net).cpu()
+            self.register_buffer(
+                "scale",
+                None if scale is None else scale.detach().clone().cpu(),
+            )
 
         def forward(self, observation: torch.Tensor) -> torch.Tensor:
-            return self.action_net(self.policy_net(observation.flatten(1)))  # type: ignore[no-any-return]
+            x = observation.flatten(1)
+            if self.scale is not None:
+                x = x * self.scale
+            return self.action_net(self.policy_net(x))  # type: ignore[no-any-return]
 
     return _Actor().eval()
 

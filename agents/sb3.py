@@ -32,7 +32,50 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from poker_env.errors import ConfigError
 
-__all__ = ["PokerVecEnv", "activation_class", "fast_torch_settings"]
+__all__ = [
+    "PokerVecEnv",
+    "ScaledFlatten",
+    "activation_class",
+    "fast_torch_settings",
+    "observation_scale",
+]
+
+
+def observation_scale(space: gym.spaces.Box) -> NDArray[np.float32]:
+    """Per-entry factors that bring an observation into [-1, 1]: ``1 / max(1, |low|,
+    |high|)``. Chip counts (draw's pot and money run to thousands) would otherwise
+    saturate the first tanh layer; entries already within [-1, 1] are left alone."""
+    bound = np.maximum(np.abs(space.low), np.abs(space.high)).astype(np.float64)
+    bound = np.where(np.isfinite(bound), bound, 1.0)
+    return (1.0 / np.maximum(bound, 1.0)).astype(np.float32)
+
+
+def _scaled_flatten_class() -> Any:
+    import torch
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    class _ScaledFlatten(BaseFeaturesExtractor):  # type: ignore[misc]
+        def __init__(self, observation_space: gym.spaces.Box, scale: Sequence[float]) -> None:
+            size = int(np.prod(observation_space.shape))
+            super().__init__(observation_space, features_dim=size)
+            if len(scale) != size:
+                raise ConfigError("scale", len(scale), f"{size} factors, one per observation entry")
+            self.register_buffer("scale", torch.as_tensor(np.asarray(scale, np.float32)))
+
+        def forward(self, observations: Any) -> Any:
+            return torch.flatten(observations, start_dim=1) * self.scale
+
+    _ScaledFlatten.__name__ = _ScaledFlatten.__qualname__ = "ScaledFlatten"
+    _ScaledFlatten.__module__ = __name__
+    return _ScaledFlatten
+
+
+ScaledFlatten: Any = _scaled_flatten_class()
+ScaledFlatten.__doc__ = """SB3 features extractor: flatten, then multiply by fixed per-entry factors.
+
+The factors (:func:`observation_scale`) are a buffer of the model, so a saved model
+carries them and :mod:`agents.export` folds them into the first layer's weights: the
+exported policy takes the env's raw observations."""
 
 
 def activation_class(name: str) -> Any:

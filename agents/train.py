@@ -295,7 +295,7 @@ class _Run:
     def new_model(self) -> Any:
         from sb3_contrib import MaskablePPO
 
-        from agents.sb3 import activation_class
+        from agents.sb3 import ScaledFlatten, activation_class, observation_scale
 
         c = self.config
         act = activation_class(c.activation)
@@ -310,7 +310,14 @@ class _Run:
             gae_lambda=c.gae_lambda,
             ent_coef=c.ent_coef,
             clip_range=c.clip_range,
-            policy_kwargs={"net_arch": list(c.net_arch), "activation_fn": act},
+            policy_kwargs={
+                "net_arch": list(c.net_arch),
+                "activation_fn": act,
+                "features_extractor_class": ScaledFlatten,
+                "features_extractor_kwargs": {
+                    "scale": observation_scale(self.venv.observation_space).tolist()
+                },
+            },
             tensorboard_log=str(self.dir / "tb"),
             seed=c.seed,
             device="cpu",

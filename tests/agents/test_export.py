@@ -34,6 +34,7 @@ from agents.export import (  # noqa: E402
     sb3_layers,
 )
 from agents.runtime import NumpyPolicy, load_policy  # noqa: E402
+from agents.sb3 import ScaledFlatten, observation_scale  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("export_script", REPO / "scripts" / "export.py")
@@ -108,6 +109,14 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Trained]:
     out = {}
     for name, case in CASES.items():
         env = make_env(case)
+        kwargs = dict(case.policy_kwargs)
+        if name == "draw":
+            # As agents.train builds it: chip counts scaled by a fixed extractor, which
+            # the export folds into the first layer (the files take raw observations).
+            kwargs["features_extractor_class"] = ScaledFlatten
+            kwargs["features_extractor_kwargs"] = {
+                "scale": observation_scale(env.observation_space).tolist()
+            }
         model = sb3_contrib.MaskablePPO(
             "MlpPolicy",
             env,
@@ -115,7 +124,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Trained]:
             batch_size=64,
             n_epochs=2,
             seed=0,
-            policy_kwargs=case.policy_kwargs,
+            policy_kwargs=kwargs,
             verbose=0,
         )
         model.learn(case.steps)

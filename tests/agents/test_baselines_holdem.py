@@ -235,12 +235,13 @@ def test_preflop_table_against_published_equities() -> None:
     # Against five random hands the evaluator's Monte Carlo says the same for aces.
     ref = holdem_equity(["As Ah", *[None] * 5], method="monte_carlo", num_samples=40_000, rng=1)
     assert table[12, 12, 5] == pytest.approx(ref.equity[0], abs=err + 4 * 0.5 / np.sqrt(40_000))
-    # The bot reads the table by the cards, in either order and for any suits.
+    # The bot reads the table by the cards, in either order and for any suits: at a
+    # price between 7-2 suited's equity and 7-2 offsuit's, the suited hand calls
+    # and the offsuit one folds.
+    suited, offsuit = table[5, 0, 1], table[0, 5, 1]
+    assert suited > offsuit + 0.02
+    price = (suited + offsuit) / 2
     bot = HoldemEquityBot(0, bluff=0.0)
-    for hole in ("7c 2d", "2h 7s", "Kd Ad", "Ah Kh"):
-        o = _obs(2, hole, pot_bb=11, to_call_bb=9, position=1, in_hand=2, raises=1)
-        ranks = sorted((parse_cards(hole) >> 2).tolist())
-        suited = len({int(c) & 3 for c in parse_cards(hole)}) == 1
-        e = table[ranks[1], ranks[0], 1] if suited else table[ranks[0], ranks[1], 1]
-        # Price 9/20: calls (or raises) exactly when the table's equity is above it.
-        assert (bot.act(o, ALL) != 0) == (e > 9 / 20)
+    for hole, calls in (("7h 2h", True), ("2s 7s", True), ("7c 2d", False), ("2h 7s", False)):
+        o = _obs(2, hole, pot_bb=1 / price - 1, to_call_bb=1, position=1, in_hand=2, raises=1)
+        assert bot.act(o, ALL) == (1 if calls else 0), hole

@@ -294,14 +294,31 @@ def _coverage(
 
 
 def _rounded_rect(w: int, h: int, r: float) -> NDArray[np.float32]:
-    def inside(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.bool_]:
-        dx = np.maximum(np.maximum(r - x, x - (w - r)), 0.0)
-        dy = np.maximum(np.maximum(r - y, y - (h - r)), 0.0)
-        return np.asarray(dx * dx + dy * dy <= r * r)
+    # Coverage from the exact distance to the edge (a pixel half inside is half
+    # covered): as smooth as supersampling, and cheap for large panels.
+    x = np.arange(w, dtype=np.float32) + np.float32(0.5)
+    y = np.arange(h, dtype=np.float32) + np.float32(0.5)
+    dx = np.maximum(np.maximum(r - x, x - (w - r)), 0)[None, :]
+    dy = np.maximum(np.maximum(r - y, y - (h - r)), 0)[:, None]
+    inside = np.minimum(np.minimum(x, w - x)[None, :], np.minimum(y, h - y)[:, None])
+    corner = r - np.sqrt(dx * dx + dy * dy)
+    dist = np.where((dx > 0) & (dy > 0), corner, inside)
+    out: NDArray[np.float32] = np.clip(dist, 0, 1).astype(np.float32)
+    return out
 
-    return _coverage(w, h, inside)
+
+def _oval(h: int, w: int, cx: float, cy: float, ax: float, ay: float) -> NDArray[np.float32]:
+    # Coverage of an ellipse from its approximate distance (f - 1) / |grad f| in pixels.
+    x = (np.arange(w, dtype=np.float32) + np.float32(0.5) - np.float32(cx))[None, :]
+    y = (np.arange(h, dtype=np.float32) + np.float32(0.5) - np.float32(cy))[:, None]
+    g = np.sqrt((x / ax) ** 2 + (y / ay) ** 2)
+    grad = np.sqrt((x / ax**2) ** 2 + (y / ay**2) ** 2) / np.maximum(g, 1e-6)
+    dist = (1 - g) / np.maximum(grad, 1e-6)
+    out: NDArray[np.float32] = np.clip(dist + 0.5, 0, 1).astype(np.float32)
+    return out
 
 
+@lru_cache(maxsize=64)
 def _suit_shape(suit: int, size: int) -> NDArray[np.float32]:
     """Coverage of a suit symbol (0 clubs, 1 diamonds, 2 hearts, 3 spades) in a square."""
 
@@ -441,10 +458,7 @@ def _felt(h: int, w: int, box: tuple[int, int, int, int]) -> Image:
     rail = 16  # width of the wooden rail
 
     def oval(sx: float, sy: float) -> NDArray[np.float32]:
-        def inside(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.bool_]:
-            return np.asarray(((x - cx) / sx) ** 2 + ((y - cy) / sy) ** 2 <= 1)
-
-        return _coverage(w, h, inside)
+        return _oval(h, w, cx, cy, sx, sy)
 
     _blend(img, 0, 0, _solid(h, w, RAIL), oval(ax, ay))
     # The felt: lighter in the middle, as under a lamp.

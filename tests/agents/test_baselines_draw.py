@@ -224,3 +224,18 @@ def test_heuristic_beats_random_and_the_call_station(deck: int) -> None:
         mean, half, pots = _match(DrawHeuristic(1, deck=deck), opponent, deck=deck)
         assert pots > 2000
         assert mean - half > 0, (type(opponent).__name__, mean, half)
+
+
+def test_heuristic_and_call_station_play_inside_the_vector_env() -> None:
+    # As the env's opponent= (a BatchPolicy called on every waiting table at once; the
+    # env refuses a masked action), against a random agent, both seats.
+    for seat in (0, 1):
+        for opponent in (DrawHeuristic(2, deck=32), DrawCallStation()):
+            env = DrawVectorEnv(64, agent_seat=seat, opponent=opponent, deck=32)
+            obs, info = env.reset(seed=seat)
+            agent = RandomPolicy(seat)
+            ends = 0
+            for _ in range(30):
+                obs, _, term, _, info = env.step(agent.act_batch(obs, info["action_mask"]))
+                ends += int(term.sum())
+            assert ends > 100

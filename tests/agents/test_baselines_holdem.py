@@ -245,3 +245,17 @@ def test_preflop_table_against_published_equities() -> None:
     for hole, calls in (("7h 2h", True), ("2s 7s", True), ("7c 2d", False), ("2h 7s", False)):
         o = _obs(2, hole, pot_bb=1 / price - 1, to_call_bb=1, position=1, in_hand=2, raises=1)
         assert bot.act(o, ALL) == (1 if calls else 0), hole
+
+
+@pytest.mark.parametrize("num_players", [2, 6, 10])
+def test_bot_and_call_station_play_inside_the_vector_env(num_players: int) -> None:
+    # As the env's opponent= for every other seat (the env refuses a masked action).
+    for opponent in (HoldemEquityBot(4), HoldemCallStation()):
+        env = HoldemVectorEnv(64, num_players, opponent=opponent)
+        obs, info = env.reset(seed=num_players)
+        agent = RandomPolicy(1)
+        ends = 0
+        for _ in range(20):
+            obs, _, term, _, info = env.step(agent.act_batch(obs, info["action_mask"]))
+            ends += int(term.sum())
+        assert ends > 64

@@ -1,0 +1,395 @@
+"""Play in the terminal: ``poker-play draw|reddog|holdem`` (``scripts/play.py``).
+
+Screens are drawn with rich: your cards as cards, the pot, everyone's money, her
+wardrobe (worn, at stake, lost, bought back) in the draw, what each player just
+did, and the buttons legal now, each on a key. Type a key (or the button's word),
+an amount after it or when asked (the bounds are shown), and in the draw the
+numbers of the cards to change, then ``d`` (DRAW) to confirm. Bad input is refused
+with the reason and asked again; nothing changes. ``q``, Ctrl-C or the end of the
+input saves the game as JSON; ``--resume FILE`` continues it.
+
+Standard input may be a pipe: every prompt reads one line, so a test (or a
+script) plays whole games by writing lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from agents.play.common import GAME_NAMES, Button, InputError, SaveFileError, Session
+from agents.play.sessions import load_session, new_session
+from poker_env.errors import ConfigError
+
+__all__ = ["main", "play", "render_screen"]
+
+_SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+_PLAIN_SUITS = {"c": "c", "d": "d", "h": "h", "s": "s"}
+_RED = ("d", "h")
+_KEYS_HELP = {
+    "draw": "b BET, s STAY, r RAISE, d DRAW, c CALL, p DROP (b 20 bets 20, b max the most "
+    "allowed); in the draw: card numbers (1-5) mark or unmark cards, then d confirms the "
+    "DRAW (d 1 3 marks 1 and 3 and draws)",
+    "reddog": "b BET (b 3 bets 3, b max the most allowed), f FORFEIT",
+    "holdem": "f FOLD, c CHECK/CALL, r RAISE (r 20 raises to 20, r max), a ALL-IN",
+}
+
+
+class _Quit(Exception):
+    """The person asked to stop (q, Ctrl-C, or the input ended)."""
+
+
+def _card(card: dict[str, Any], fancy: bool, marked: bool = False) -> Text:
+    suit = (_SUITS if fancy else _PLAIN_SUITS)[card["suit"]]
+    style = "bold red" if card["suit"] in _RED else "bold"
+    if marked:
+        style += " reverse"
+    t = Text("[", style="dim")
+    t.append(f"{card['rank']}{suit}", style=style)
+    t.append("]", style="dim")
+    return t
+
+
+def _cards(
+    cards: Sequence[dict[str, Any]],
+    fancy: bool,
+    marked: frozenset[int] = frozenset(),
+    numbered: bool = False,
+) -> Text:
+    t = Text()
+    for i, c in enumerate(cards, start=1):
+        if numbered:
+            t.append(f"{i}{'*' if i in marked else ':'}", style="yellow" if i in marked else "")
+        t.append_text(_card(c, fancy, i in marked))
+        t.append("  ")
+    return t
+
+
+def _buttons_line(buttons: Sequence[Button]) -> Text:
+    t = Text()
+    for b in buttons:
+        t.append(f"[{b.key}]", style="bold cyan")
+        t.append(f" {b.describe()}   ")
+    t.append("[q]", style="bold cyan")
+    t.append(" save and quit   ")
+    t.append("[?]", style="bold cyan")
+    t.append(" help")
+    return t
+
+
+def _events(view: dict[str, Any]) -> RenderableType:
+    lines = Text()
+    for e in view["events"][-14:]:
+        style = {"result": "bold", "stake": "magenta", "deal": "dim"}.get(e["kind"], "")
+        if e["seat"] == 0:
+            style = "green"
+        lines.append("  " + e["text"] + "\n", style=style)
+    return lines
+
+
+def _draw_table(view: dict[str, Any], fancy: bool, marked: frozenset[int]) -> RenderableType:
+    her = view["her"]
+    you = view["you"]
+    ward = Text("her wardrobe: ")
+    for w in view["wardrobe"]:
+        state = w["state"]
+        style = {"worn": "", "at_stake": "bold magenta", "lost": "dim strike"}[state]
+        label = w["item"] + {"worn": "", "at_stake": " (at stake)", "lost": " (lost)"}[state]
+        if w["bought_back"] and state == "worn":
+            label += " (bought back)"
+        ward.append(label, style=style)
+        ward.append("  ")
+    drawn = lambda d: "-" if d is None else str(d)  # noqa: E731
+    grid = Table.grid(padding=(0, 2))
+    grid.add_row(
+        Text("SHE", style="bold magenta"),
+        Text(f"money {her['money']}   bet {her['bet']}   cards drawn {drawn(her['drawn'])}"),
+    )
+    grid.add_row(Text(""), ward)
+    grid.add_row(Text(""), Text(""))
+    grid.add_row(Text("POT", style="bold yellow"), Text(str(view["pot"]), style="bold yellow"))
+    grid.add_row(Text(""), Text(""))
+    grid.add_row(
+        Text("YOU", style="bold green"),
+        Text(f"money {you['money']}   bet {you['bet']}   cards drawn {drawn(you['drawn'])}"),
+    )
+    grid.add_row(Text(""), _cards(you["cards"], fancy, marked, numbered=True))
+    title = f"Five-card draw · hand {view['hand']} · {view['phase']}"
+    if not view["over"]:
+        title += f" · {view['first']} first"
+    return Panel(grid, title=title, title_align="left")
+
+
+def _players_table(view: dict[str, Any], fancy: bool) -> RenderableType:
+    grid = Table.grid(padding=(0, 2))
+    holdem = view["game"] == "holdem"
+    for p in view["players"]:
+        mark = ">" if p["to_act"] else " "
+        name = Text(f"{mark} {p['name']}", style="bold green" if p["seat"] == 0 else "bold")
+        if holdem:
+            state = "" if p["in_hand"] else ("out" if not p["seated"] else "-")
+            info = f"chips {p['chips']:>5}   bet {p['bet']:>4}   {' '.join(p['roles'])} {state}"
+        else:
+            state = "dealer" if p["dealer"] else ""
+            if not p["seated"]:
+                state = "left"
+            elif p["has_bet"]:
+                state += " has bet"
+            info = f"chips {p['chips']:>5}   {state}"
+        grid.add_row(name, Text(info))
+    grid.add_row(Text(""), Text(""))
+    grid.add_row(Text("POT", style="bold yellow"), Text(str(view["pot"]), style="bold yellow"))
+    if holdem:
+        grid.add_row(Text("board"), _cards(view["board"], fancy) if view["board"] else Text("-"))
+        title = f"Texas Hold'em · hand {view['hand']}" + (
+            f" · {view['street']}" if view["street"] else ""
+        )
+    else:
+        grid.add_row(Text("turned"), _cards(view["turned"], fancy) if view["turned"] else Text("-"))
+        grid.add_row(Text("shown"), _cards(view["shown"], fancy) if view["shown"] else Text("-"))
+        title = f"Red Dog · deal {view['deal']} of {view['deals']}"
+    grid.add_row(Text("you", style="bold green"), _cards(view["cards"], fancy))
+    return Panel(grid, title=title, title_align="left")
+
+
+def render_screen(
+    session: Session,
+    console: Console,
+    marked: frozenset[int] = frozenset(),
+    message: str | None = None,
+) -> None:
+    """Draw the table, what just happened, the message (a refusal's reason) and the
+    buttons on ``console``."""
+    view = session.view()
+    fancy = (getattr(console.file, "encoding", "") or "").lower().replace("-", "") == "utf8"
+    if view["game"] == "draw":
+        table = _draw_table(view, fancy, marked)
+    else:
+        table = _players_table(view, fancy)
+    parts: list[RenderableType] = [table]
+    if view["events"]:
+        parts.append(Text("What happened:", style="bold"))
+        parts.append(_events(view))
+    if view["over"]:
+        parts.append(Panel(Text(view["final"], style="bold"), title="Final", title_align="left"))
+    else:
+        if message:
+            parts.append(Text(f"Not accepted: {message}", style="bold red"))
+        buttons = session.buttons()
+        if buttons:
+            parts.append(_buttons_line(buttons))
+    console.print(Group(*parts))
+
+
+def _read(stdin: IO[str], console: Console, prompt: str) -> str:
+    console.print(Text(prompt, style="bold"), end="")
+    console.file.flush()
+    line = stdin.readline()
+    if not line:
+        raise _Quit  # the input ended: save, as q does
+    if not console.is_terminal:
+        console.print(line.rstrip("\n"))  # a piped answer, echoed so the log reads well
+    text = line.strip()
+    if text.lower() in ("q", "quit"):
+        raise _Quit
+    return text
+
+
+def _amount_word(button: Button, text: str) -> str:
+    """Words for the bounds: ``max`` (or ``all``) and ``min``; other text as typed."""
+    word = text.strip().lower()
+    if word in ("max", "all"):
+        return str(button.max_amount)
+    if word == "min":
+        return str(button.min_amount)
+    return text
+
+
+def _turn(
+    session: Session,
+    console: Console,
+    stdin: IO[str],
+    marked: set[int],
+) -> str | None:
+    """Read and apply one input; returns a message to show (a refusal), or None."""
+    text = _read(stdin, console, "> ")
+    if not text:
+        return "type one of the keys in [ ] (? for help)"
+    if text in ("?", "h", "help"):
+        return "keys: " + _KEYS_HELP[session.game]
+    tokens = text.replace(",", " ").split()
+    if tokens[0].isdigit():
+        # Card numbers: mark or unmark cards for the draw.
+        if not any(b.takes_cards for b in session.buttons()):
+            return f"{text!r}: cards are marked only in the draw, when it is your turn to draw"
+        try:
+            numbers = session.check_cards(tokens)
+        except InputError as exc:
+            return str(exc)
+        marked.symmetric_difference_update(numbers)
+        return None
+    try:
+        button = session.find_button(tokens[0])
+    except InputError as exc:
+        return str(exc)
+    amount: str | None = tokens[1] if len(tokens) > 1 and not button.takes_cards else None
+    if amount is not None and button.takes_amount:
+        amount = _amount_word(button, amount)
+    cards: list[str] = []
+    if button.takes_cards:
+        cards = tokens[1:] if len(tokens) > 1 else [str(c) for c in sorted(marked)]
+    elif len(tokens) > 2:
+        return f"{text!r}: too many words; e.g. '{button.key} {button.min_amount or ''}'".strip()
+    if button.takes_amount and amount is None:
+        ask = f"{button.label}: how much ({button.min_amount}..{button.max_amount}"
+        ask += f", {button.amount_help})? " if button.amount_help else ")? "
+        while True:
+            amount = _amount_word(button, _read(stdin, console, ask))
+            if not amount:
+                return "no amount given: choose again"
+            try:
+                session.act(button.name, amount)
+                marked.clear()
+                return None
+            except InputError as exc:
+                console.print(Text(f"Not accepted: {exc}", style="bold red"))
+    try:
+        session.act(button.name, amount, cards)
+    except InputError as exc:
+        return str(exc)
+    marked.clear()
+    return None
+
+
+def _save(session: Session, path: Path, console: Console) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(session.to_json(), encoding="utf-8")
+    os.replace(tmp, path)
+    opts = f"{session.game} --resume {path}"
+    console.print(Text(f"Saved to {path}. Continue with: poker-play {opts}", style="bold"))
+
+
+def play(
+    session: Session,
+    save_path: Path,
+    stdin: IO[str] | None = None,
+    console: Console | None = None,
+) -> int:
+    """Play ``session`` at the terminal until it ends or the person quits (then save).
+
+    Returns the exit status (0).
+    """
+    stdin = stdin if stdin is not None else sys.stdin
+    console = console if console is not None else Console()
+    marked: set[int] = set()
+    message: str | None = None
+    try:
+        while not session.is_over:
+            if console.is_terminal:
+                console.clear()
+            render_screen(session, console, frozenset(marked), message)
+            message = _turn(session, console, stdin, marked)
+    except (_Quit, KeyboardInterrupt):
+        console.print()
+        _save(session, save_path, console)
+        return 0
+    render_screen(session, console)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="poker-play",
+        description="Play against the computer: five-card draw (with her wardrobe), "
+        "Red Dog, Texas Hold'em; or serve the browser version.",
+    )
+    sub = p.add_subparsers(dest="game", required=True, metavar="{draw,reddog,holdem,web}")
+    for game, help_ in (
+        ("draw", "five-card draw against the computer, the whole match with her wardrobe"),
+        ("reddog", "a seat at a Red Dog table among computer players"),
+        ("holdem", "a seat at a Texas Hold'em table among computer players"),
+    ):
+        q = sub.add_parser(game, help=help_, description=help_)
+        q.add_argument(
+            "--opponent",
+            default="easy",
+            help="easy (heuristic), normal, hard (shipped models) or a policy .npz file",
+        )
+        q.add_argument("--seed", type=int, default=None, help="seed of the deals (default random)")
+        q.add_argument(
+            "--money",
+            type=int,
+            default=None,
+            help="starting money (draw 500, Red Dog 50 chips, Hold'em 100 big blinds)",
+        )
+        q.add_argument("--resume", metavar="FILE", help="continue a saved game")
+        q.add_argument(
+            "--save", metavar="FILE", help=f"where q saves (default {game}-save.json here)"
+        )
+        if game == "draw":
+            q.add_argument("--deck", type=int, choices=(32, 52), default=52)
+            q.add_argument("--items", type=int, default=6, help="items in her wardrobe (1-6)")
+        else:
+            q.add_argument(
+                "--players",
+                type=int,
+                default=4 if game == "reddog" else 2,
+                help="players at the table, you included (2-10)",
+            )
+    w = sub.add_parser("web", help="serve the browser version (same as scripts/serve.py)")
+    w.add_argument("args", nargs=argparse.REMAINDER)
+    return p
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: IO[str] | None = None,
+    console: Console | None = None,
+) -> int:
+    """The ``poker-play`` command; returns the exit status (2 for bad options)."""
+    args = _parser().parse_args(argv)
+    if args.game == "web":
+        from agents.play.web.app import main as serve
+
+        return serve(args.args)
+    console = console if console is not None else Console()
+    save = Path(args.save if args.save else f"{args.game}-save.json")
+    try:
+        if args.resume:
+            try:
+                text = Path(args.resume).read_text(encoding="utf-8")
+            except OSError as exc:
+                raise SaveFileError(f"cannot read {args.resume}: {exc.strerror}") from None
+            session = load_session(text, args.game)
+            if not args.save:
+                save = Path(args.resume)
+        else:
+            seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+            opts: dict[str, Any] = {"opponent": args.opponent, "seed": seed}
+            if args.money is not None:
+                opts["money"] = args.money
+            if args.game == "draw":
+                opts.update(deck=args.deck, items=args.items)
+            else:
+                opts["players"] = args.players
+            session = new_session(args.game, **opts)
+    except (ConfigError, SaveFileError) as exc:
+        console.print(f"poker-play: cannot start: {exc}", markup=False, highlight=False)
+        return 2
+    if args.game not in GAME_NAMES:  # pragma: no cover - argparse's choices
+        return 2
+    return play(session, save, stdin, console)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

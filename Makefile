@@ -9,7 +9,7 @@ TORCH_PIN := torch==2.13.0
 # Test threads: numba's parallel loops are erratic on a busy 2-core machine.
 export NUMBA_NUM_THREADS ?= 2
 
-.PHONY: help install demo test test-fast lint bench clean
+.PHONY: help install browser demo test test-fast lint bench clean
 
 help:
 	@echo "make demo   - the main job (set-up included)"
@@ -21,10 +21,19 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet $(TORCH_PIN)
-	$(PIP) install --quiet -e '.[train,multiagent,export,dev]'
+	$(PIP) install --quiet -e '.[train,multiagent,export,play,dev]'
 	touch $@
 
 install: $(VENV)/.installed
+
+# The browser test (tests/play/test_browser.py) drives Debian's chromium through
+# Playwright (never a browser download of Playwright's own). Installed here when
+# missing, as root with apt-get; elsewhere the test skips and says why.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium; \
+	else echo "chromium is missing (apt-get install chromium as root): the browser test will skip"; fi
 
 $(VENV)/.bench-installed: $(VENV)/.installed
 	# Peers measured in the same run; a peer that fails to install shows as n/a.
@@ -36,7 +45,7 @@ $(VENV)/.bench-installed: $(VENV)/.installed
 demo: install
 	$(PY) scripts/demo.py
 
-test: install
+test: install browser
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 test-fast: install

@@ -19,7 +19,8 @@ overwrites the row, so the envs can report and render the hand that just ended.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -96,11 +97,13 @@ __all__ = [
     "ADV_OPP",
     "ADV_RECORDED",
     "DEFAULT_POT_FRACTIONS",
+    "HAND_KEYS",
     "ILLEGAL_ACTION_MODES",
     "MODE_MATCH",
     "MODE_POT",
     "OBS_SIZE",
     "RECORDS_SIZE",
+    "HandRecord",
     "action_layout",
     "check_action",
     "check_illegal_action",
@@ -895,7 +898,7 @@ def _card_text() -> tuple[str, ...]:
     return tuple(format_card(c) for c in range(52))
 
 
-@lru_cache(maxsize=8192)
+@cache  # at most the 7,462 distinct ranks per hand order
 def _describe(rank: int) -> str:
     # The evaluator is the only place that names hands (DESIGN.md); a rank names the
     # same hand in both decks and orders.
@@ -908,22 +911,27 @@ def _items(names: tuple[str, ...], mask: int) -> tuple[str, ...]:
     return tuple(n for i, n in enumerate(names) if (mask >> i) & 1)
 
 
-def hand_record(rec: NDArray[np.int64], j: int, config: DrawConfig) -> dict[str, Any]:
-    """Record ``j`` (0 = the first written) of a record ring, as a plain dict.
+#: The keys of a hand record, in order.
+HAND_KEYS: tuple[str, ...] = (
+    "hand_no",
+    "winner",
+    "how",
+    "pot",
+    "hands",
+    "hand_names",
+    "ranks",
+    "stacks",
+    "items_staked",
+    "items_lost",
+    "items_redeemed",
+    "item_bought_back",
+    "buy_back_price",
+    "match_winner",
+    "ante_pot",
+)
 
-    Keys: ``hand_no``; ``winner`` (seat 0 or 1, None for a tie: the pot stays for the
-    next hand); ``how`` (``"showdown"``, ``"drop"``, or ``"ante"`` when the match
-    ended before a hand was played); ``pot`` (chips won, or the pot that stays after
-    a tie); ``hands`` and ``hand_names`` (both seats', seat order, at a showdown; else
-    None); ``ranks`` (the evaluator's, at a showdown); ``stacks`` (money after the
-    pot was paid); ``items_staked`` (her items at stake when the pot was decided),
-    ``items_lost``, ``items_redeemed``; ``item_bought_back`` and ``buy_back_price``
-    (what she bought back after this hand, before the next deal; None and 0 if
-    nothing); ``match_winner`` (None while the match goes on) and ``ante_pot`` (a pot
-    left by ties that the match winner took at the ante that ended the match).
-    """
-    b = RC_SLOTS + REC_SIZE * (j % NUM_RECORDS)
-    r = rec[b : b + REC_SIZE].tolist()  # Python ints
+
+def _decode_record(r: list[int], config: DrawConfig) -> dict[str, Any]:
     res = r[R_RESULT]
     winner = None if res == RES_TIE else res
     names = config.wardrobe
@@ -968,21 +976,83 @@ def hand_record(rec: NDArray[np.int64], j: int, config: DrawConfig) -> dict[str,
     }
 
 
+class HandRecord(Mapping[str, Any]):
+    """One hand that ended, as a read-only mapping (``dict(record)`` for a plain dict).
+
+    Keys: ``hand_no``; ``winner`` (seat 0 or 1, None for a tie: the pot stays for the
+    next hand); ``how`` (``"showdown"``, ``"drop"``, or ``"ante"`` when the match
+    ended before a hand was played); ``pot`` (chips won, or the pot that stays after
+    a tie); ``hands`` and ``hand_names`` (both seats', seat order, at a showdown; else
+    None); ``ranks`` (the evaluator's, at a showdown); ``stacks`` (money after the
+    pot was paid); ``items_staked`` (her items at stake when the pot was decided),
+    ``items_lost``, ``items_redeemed``; ``item_bought_back`` and ``buy_back_price``
+    (what she bought back after this hand, before the next deal; None and 0 if
+    nothing); ``match_winner`` (None while the match goes on) and ``ante_pot`` (a pot
+    left by ties that the match winner took at the ante that ended the match).
+
+    It holds a copy of the record's ints and names cards and hands on first access
+    only: an env step that ends a hand pays for a list copy, not for the text. Its
+    values are immutable, so one record can sit in several steps' infos.
+    """
+
+    __slots__ = ("_config", "_dict", "_raw")
+
+    def __init__(self, raw: list[int], config: DrawConfig) -> None:
+        self._raw = raw
+        self._config = config
+        self._dict: dict[str, Any] | None = None
+
+    def _decoded(self) -> dict[str, Any]:
+        if self._dict is None:
+            self._dict = _decode_record(self._raw, self._config)
+        return self._dict
+
+    def __getitem__(self, key: str) -> Any:
+        return self._decoded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(HAND_KEYS)
+
+    def __len__(self) -> int:
+        return len(HAND_KEYS)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, HandRecord):
+            return self._raw == other._raw and self._config == other._config
+        if isinstance(other, Mapping):
+            return self._decoded() == dict(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"HandRecord({self._decoded()!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (HandRecord, (self._raw, self._config))
+
+
+def hand_record(rec: NDArray[np.int64], j: int, config: DrawConfig) -> HandRecord:
+    """Record ``j`` (0 = the first written) of a record ring (see :class:`HandRecord`)."""
+    b = RC_SLOTS + REC_SIZE * (j % NUM_RECORDS)
+    return HandRecord(rec[b : b + REC_SIZE].tolist(), config)
+
+
 def hand_records(
     rec: NDArray[np.int64], config: DrawConfig, since: int = 0
-) -> tuple[dict[str, Any], ...]:
+) -> tuple[HandRecord, ...]:
     """The records written after the first ``since`` (the ring keeps the last four)."""
     n = int(rec[RC_NUM])
     return tuple(hand_record(rec, j, config) for j in range(max(since, n - NUM_RECORDS), n))
 
 
-def last_hand(rec: NDArray[np.int64], config: DrawConfig) -> dict[str, Any] | None:
+def last_hand(rec: NDArray[np.int64], config: DrawConfig) -> HandRecord | None:
     """The latest record (see :func:`hand_record`), or None before any hand ended."""
     n = int(rec[RC_NUM])
     return hand_record(rec, n - 1, config) if n > 0 else None
 
 
-def last_hand_lines(d: dict[str, Any], seat: int) -> list[str]:
+def last_hand_lines(d: Mapping[str, Any], seat: int) -> list[str]:
     """The "Last hand" block of the ansi render, as ``seat`` sees it.
 
     A showdown shows both hands with their names (RULES.md §1: CALL means "see her

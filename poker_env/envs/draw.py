@@ -119,7 +119,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._mask = np.zeros(n, np.int8)
         self._rand: RandomBuffer | None = None
         self._done = True
-        self._last: dict[str, Any] | None = None  # the newest hand record, decoded
+        self._last: enc.HandRecord | None = None  # the newest hand record
         self._num_seen = 0  # records decoded so far this episode
         self._recorded = False  # the driver wrote or updated a record in this call
 
@@ -198,15 +198,14 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
     def _truncate(self) -> bool:
         return False
 
-    def last_hand(self) -> dict[str, Any] | None:
+    def last_hand(self) -> enc.HandRecord | None:
         """The latest hand that ended in this episode (``info["last_hand"]``), or None."""
-        # A new dict each call: infos of different steps share no mutable object.
-        return None if self._last is None else dict(self._last)
+        return self._last
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         # Records are decoded only when the driver wrote or updated one during this
         # call (a hand ended; a buy-back or the match end followed one).
-        ended: tuple[dict[str, Any], ...] = ()
+        ended: tuple[enc.HandRecord, ...] = ()
         if self._recorded:
             num = int(self._rec[enc.RC_NUM])
             if num != self._num_seen:
@@ -217,7 +216,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             "action_mask": self._mask.copy(),
             "illegal_action": illegal,
             "hands_ended": ended,
-            "last_hand": self.last_hand(),
+            "last_hand": self._last,  # read-only: steps may share it
         }
 
     def _phase_name(self) -> str:
@@ -256,12 +255,13 @@ _INFO_TEXT = """
     |------------------|-------------------------------------------------------------------------|
     | ``action_mask``  | int8, 1 exactly for the legal actions now (all zero after the end)       |
     | ``illegal_action`` | True when the step's action was masked out and the passive action was played instead (always False after ``reset``) |
-    | ``hands_ended``  | a tuple with one dict per hand that ended during this call (usually 0 or 1) |
-    | ``last_hand``    | the dict of the latest hand that ended in this episode, or None           |
+    | ``hands_ended``  | a tuple with one hand record per hand that ended during this call (usually 0 or 1) |
+    | ``last_hand``    | the record of the latest hand that ended in this episode, or None        |
 
-    A hand's dict: ``hand_no``; ``winner`` (seat, or None for a tie: the pot carries
-    over to the next hand); ``how`` (``"showdown"``, ``"drop"``); ``pot`` (won, or
-    carried over); ``hands`` and ``hand_names`` (both seats' cards and the
+    A hand record is a read-only mapping (``encoding.draw.HandRecord``, its text
+    built on first access; ``dict(r)`` gives a plain dict) with the keys
+    ``hand_no``; ``winner`` (seat, or None for a tie: the pot carries over to the
+    next hand); ``how`` (``"showdown"``, ``"drop"``); ``pot`` (won, or carried over); ``hands`` and ``hand_names`` (both seats' cards and the
     evaluator's names, seat order, at a showdown only, e.g. ``"Two Pair, Kings and
     Sevens"``); ``ranks``; ``stacks`` (money after the pot was paid);
     ``items_staked``, ``items_lost``, ``items_redeemed`` (her items settled with
@@ -334,7 +334,8 @@ class FiveCardDrawEnv(_DrawEnvBase):
     ``item_value``, ``buyback_reserve``, ``flush_beats_full_house``);
     ``agent_seat`` 0 (human side, default) or 1 (computer side); ``opponent`` a
     ``Policy`` or None; ``pot_fractions`` (default (0.5, 1.0, 2.0));
-    ``render_mode`` None or ``"ansi"``; {_ILLEGAL_TEXT}
+    ``render_mode`` None, ``"ansi"`` or ``"rgb_array"`` (the table as a picture, see
+    :mod:`poker_env.encoding.table_picture`); {_ILLEGAL_TEXT}
 
     ## Version History
     * v0: initial version; ``illegal_action="passive"`` became the default, the

@@ -24,7 +24,7 @@ was removed, or a terminated agent with an action other than None raises
 :class:`~poker_env.errors.EpisodeFinishedError`.
 
 Every agent's info also carries ``"hands_ended"`` (the hands that ended during the
-step) and ``"last_hand"`` (the latest this episode), the dicts of
+step) and ``"last_hand"`` (the latest this episode), the hand records of
 :class:`poker_env.envs.draw.FiveCardDrawEnv`; ``render_mode="ansi"`` shows a "Last
 hand" block (both hands and their names at a showdown, the winner, a tie's pot
 carried over).
@@ -53,11 +53,11 @@ AGENTS = ("human", "computer")
 class DrawAECEnv(AECEnv):  # type: ignore[misc]
     """Both seats of five-card draw as PettingZoo agents (self-play)."""
 
-    metadata = {
+    metadata = {  # noqa: RUF012
         "render_modes": ["ansi", "rgb_array"],
         "name": "five_card_draw_v0",
         "is_parallelizable": False,
-    }  # noqa: RUF012
+    }
 
     def __init__(
         self,
@@ -115,7 +115,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = dict.fromkeys(AGENTS, box)
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
         self._rand: RandomBuffer | None = None
-        self._last: dict[str, Any] | None = None  # the newest hand record, decoded
+        self._last: enc.HandRecord | None = None  # the newest hand record
         self._num_seen = 0  # records decoded so far this episode
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -142,7 +142,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
 
     def _infos(self, illegal_agent: str | None, recorded: bool) -> dict[str, dict[str, Any]]:
         # Records are decoded only when the driver wrote or updated one in this call.
-        ended: tuple[dict[str, Any], ...] = ()
+        ended: tuple[enc.HandRecord, ...] = ()
         if recorded:
             num = int(self._rec[enc.RC_NUM])
             if num != self._num_seen:
@@ -153,8 +153,9 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         return {
             a: {
                 "illegal_action": a == illegal_agent,
-                "hands_ended": tuple(dict(d) for d in ended),
-                "last_hand": None if last is None else dict(last),
+                # Read-only records: the agents' infos may share them.
+                "hands_ended": ended,
+                "last_hand": last,
             }
             for a in AGENTS
         }

@@ -352,7 +352,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             ``IllegalActionError`` and no table moves. ``step()`` before ``reset()``
             raises ``EpisodeFinishedError``.
 
-    The hand that ended last at table ``i`` (this or an earlier episode; the dict of
+    The hand that ended last at table ``i`` (this or an earlier episode; the record of
     ``FiveCardDrawEnv``'s ``info["last_hand"]``) is :meth:`last_hand`, decoded on
     request only, so it costs the step nothing.
     """
@@ -525,10 +525,10 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         """(N, A) int8: the legal actions of every table now."""
         return self._masks.copy()
 
-    def last_hand(self, i: int) -> dict[str, Any] | None:
+    def last_hand(self, i: int) -> enc.HandRecord | None:
         """The hand that ended last at table ``i`` since :meth:`reset`, or None.
 
-        The dict of ``FiveCardDrawEnv``'s ``info["last_hand"]`` (winner, how, pot,
+        The record (a read-only mapping) of ``FiveCardDrawEnv``'s ``info["last_hand"]`` (winner, how, pot,
         both hands and their names at a showdown, items settled). With same-step
         autoreset it is the finished episode's last hand until the next one ends.
         """

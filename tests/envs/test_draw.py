@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -631,3 +633,18 @@ def test_docs_action_count_matches_the_space() -> None:
     text = (Path(__file__).parents[2] / "docs" / "draw.md").read_text()
     n = int(re.search(r"so (\d+) actions", text).group(1))  # type: ignore[union-attr]
     assert n == FiveCardDrawEnv().action_space.n == N_ACTIONS
+
+
+def test_hand_records_are_read_only_mappings_that_pickle() -> None:
+    env = FiveCardDrawEnv(opponent=PassivePolicy())
+    _obs, info = env.reset(seed=0)
+    rig(env, "Kh Kd 7s 7c 2h", "As Ad 3c 4h 9s")
+    info = finish_hand_passively(env, info)[4]
+    rec = info["last_hand"]
+    plain = dict(rec)
+    assert list(plain) == list(enc.HAND_KEYS) and plain["hand_names"][1] == "Pair, Aces"
+    assert pickle.loads(pickle.dumps(rec)) == rec == plain
+    assert copy.deepcopy(rec) == plain
+    with pytest.raises(TypeError):
+        rec["winner"] = 1  # type: ignore[index]
+    assert "Two Pair, Kings and Sevens" in repr(rec)

@@ -15,7 +15,7 @@ Total chips = ``num_players * starting_chips``. A seat that left holds 0 chips.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
 import numpy as np
@@ -126,14 +126,14 @@ def action_dict(row: NDArray[np.int64] | Sequence[int]) -> dict[str, Any]:
 class ActionLog(Sequence[dict[str, Any]]):
     """Actions of a log as a read-only sequence of :func:`action_dict` dicts.
 
-    Holds the rows (lists of ints, the events rows of the rules kernels) and builds
-    each dict when it is read, so an env step that returns one pays for a list, not
-    for a dict per action.
+    Holds the rows (the events rows of the rules kernels: an int64 array of shape
+    (k, NUM_EVENTS), or lists of ints) and builds each dict when it is read, so an
+    env step that returns one pays for a copy, not for a dict per action.
     """
 
     __slots__ = ("_rows",)
 
-    def __init__(self, rows: Sequence[Sequence[int]]) -> None:
+    def __init__(self, rows: NDArray[np.int64] | Sequence[Sequence[int]]) -> None:
         self._rows = rows
 
     def __len__(self) -> int:
@@ -149,6 +149,10 @@ class ActionLog(Sequence[dict[str, Any]]):
         if isinstance(i, slice):
             return [action_dict(r) for r in self._rows[i]]
         return action_dict(self._rows[i])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        rows = self._rows.tolist() if isinstance(self._rows, np.ndarray) else self._rows
+        return (action_dict(r) for r in rows)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str):

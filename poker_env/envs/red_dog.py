@@ -211,7 +211,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
       Policies see the same observation layout from their own seat.
     - ``bet_fractions``: the bet actions, as fractions of the largest legal bet.
     - ``illegal_action``: "passive" (default) or "raise" (see Action Mask).
-    - ``render_mode``: None or "ansi".
+    - ``render_mode``: None, "ansi" or "rgb_array" (the table as a picture).
 
     ## Version History
 
@@ -424,12 +424,13 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         return self._legal.copy()
 
     def _info(self) -> dict[str, Any]:
-        # One tolist() for every row, dicts built from lists (numpy scalar reads and
-        # a dict per opponent action cost more than the rest of a step).
-        rows = self._log[: min(self._num_logged, LOG_CAPACITY)].tolist()
+        # Plain Python values from one tolist() of the agent's row; the opponents'
+        # rows as one copy that builds its dicts when read (numpy scalar reads and a
+        # dict per opponent action would cost more than the rest of a step).
+        own = 1 if self._has_own else 0
         last_bet: dict[str, Any] | None = None
-        if self._has_own:
-            r = rows.pop(0)
+        if own:
+            r = self._log[0].tolist()
             # action_dict's keys, written out: a merged dict costs a third more.
             last_bet = {
                 "action": self._own_action,
@@ -443,13 +444,14 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
                 "pot_refilled": r[E_REANTE] != 0,
                 "deal_ended": r[E_DEAL_END] != 0,
             }
+        n = self._num_logged
         return {
             "action_mask": self._legal.copy() if not self._done else self.action_masks(),
             "seat": self._seat,
             "illegal_action": self._replaced,
             "last_bet": last_bet,
-            "opponent_actions": ActionLog(rows),
-            "num_opponent_actions": self._num_logged - self._has_own,
+            "opponent_actions": ActionLog(self._log[own : min(n, LOG_CAPACITY)].copy()),
+            "num_opponent_actions": n - own,
         }
 
     @property

@@ -11,6 +11,13 @@ table in the docstring of :class:`poker_env.envs.red_dog.RedDogEnv`, which a
 test checks against the real observation space.
 
 Total chips = ``num_players * starting_chips``. A seat that left holds 0 chips.
+
+What happened in a step, for the envs' info and render (issue 12 §4): the single
+env's step and reset (:func:`env_step_logged`, :func:`env_reset_logged`) keep
+each action's events row of the rules kernels in an action log
+(:func:`new_action_log`), read as dicts by :func:`action_dict` /
+:class:`ActionLog` and as text by :func:`action_text`. The batched env's step
+(:func:`env_step_table`) keeps none: the same games, nothing extra to write.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.cards import Deck, deck_size
-from poker_env.evaluator.equity import draw_discard_equities
+from poker_env.evaluator.equity_batch import draw_discard_equities
 
 __all__ = ["DEFAULT_POT_FRACTIONS", "DrawCallStation", "DrawHeuristic", "StrengthScale"]
 
@@ -186,7 +186,7 @@ class DrawHeuristic:
     """Discards by exact draw equity; bets and raises by hand strength; bluffs a little.
 
     - **The draw**: the discard of the highest equity among all 32, from
-      :func:`~poker_env.evaluator.equity.draw_discard_equities` (exact over every draw,
+      :func:`~poker_env.evaluator.equity_batch.draw_discard_equities` (exact over every draw,
       against a random pat hand; it agrees with ``draw_equity(hand).best()`` up to
       that helper's Monte Carlo error and card removal on the opponent's side).
       Ties go to the lowest discard mask (slot order).

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from poker_env.evaluator import equity as _equity_module
-from poker_env.evaluator.equity import holdem_equity_batch
+from poker_env.evaluator import equity_batch
+from poker_env.evaluator.equity_batch import holdem_equity_batch
 from poker_env.evaluator.tables import cache_dir
 
 __all__ = [
@@ -136,7 +136,7 @@ def _build_preflop_table() -> NDArray[np.float64]:
     holes, where = [], []
     for hi in range(13):
         for lo in range(13):
-            # [hi, lo] suited above the diagonal's lower side, [lo, hi] offsuit, [r, r] pairs.
+            # [hi, lo] with hi > lo: suited; [lo, hi]: offsuit; [r, r]: a pair.
             if hi > lo:
                 cards = (4 * hi, 4 * lo)
             elif hi < lo:
@@ -166,12 +166,12 @@ def preflop_equity_table() -> NDArray[np.float64]:
     offsuit, ``table[r, r, m]`` a pair; ``m`` opponents (index 0 unused). Monte Carlo
     with :data:`PREFLOP_SAMPLES` boards per entry from fixed seeds, built on first
     use (seconds) and cached in memory and on disk beside the evaluator's tables
-    (the file name carries a digest of the equity module's source).
+    (the file name carries a digest of :mod:`poker_env.evaluator.equity_batch`'s source).
     """
     with _PREFLOP_LOCK:
         if _PREFLOP:
             return _PREFLOP[0]
-        source = hashlib.sha256(Path(_equity_module.__file__).read_bytes()).hexdigest()[:16]
+        source = hashlib.sha256(Path(equity_batch.__file__).read_bytes()).hexdigest()[:16]
         path = cache_dir() / f"holdem-preflop-{PREFLOP_SAMPLES}-{source}.npy"
         table: NDArray[np.float64] | None = None
         try:
@@ -226,7 +226,7 @@ class HoldemEquityBot:
     - **Equity** ``e``: the share of the pot its hand wins against random hands of the
       ``m`` opponents still in (folded seats out, all-in seats in), over
       ``num_samples`` random completions of the board
-      (:func:`~poker_env.evaluator.equity.holdem_equity_batch`, compiled, one stream
+      (:func:`~poker_env.evaluator.equity_batch.holdem_equity_batch`, compiled, one stream
       per row seeded from the bot's Generator); before the flop the same quantity
       from :func:`preflop_equity_table` (10,000 boards per starting hand and number
       of opponents). With ``use_features`` and an

@@ -196,7 +196,7 @@ def test_exact_equity_matches_brute_force(seed: int) -> None:
 from itertools import combinations  # noqa: E402
 
 from poker_env.evaluator import evaluate  # noqa: E402
-from poker_env.evaluator.equity import (  # noqa: E402
+from poker_env.evaluator.equity_batch import (  # noqa: E402
     draw_discard_equities,
     holdem_equity_batch,
     pat_equity,

@@ -20,7 +20,7 @@ PHH export and import (:mod:`poker_env.games.holdem_phh`).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from enum import IntEnum
 from typing import Any, Literal
 
@@ -28,10 +28,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards, parse_cards
-from poker_env.errors import ConfigError, IllegalActionError
+from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 
 __all__ = [
+    "MAX_TABLE_CHIPS",
     "STREET_NAMES",
     "ActionRecord",
     "HoldemAction",
@@ -75,6 +76,26 @@ def get_holdem_tables() -> Any:
 
 _RULES = {"seed": K.RULES_SEED, "standard": K.RULES_STANDARD}
 _PENALTY = {"burn": K.PENALTY_BURN, "pot": K.PENALTY_POT}
+#: The ``game`` and format ``version`` of :meth:`HoldemGame.hand_record` / ``to_json``.
+HISTORY_GAME = "holdem"
+HISTORY_VERSION = 2
+
+#: The most chips a table may ever hold (stacks, pots, bank and what leavers took
+#: away, :meth:`HoldemGame.total_chips`): the state row is int64, and the largest sum
+#: the kernels form is a raise bound, the highest bet plus the last raise size, up
+#: to twice the table's chips. So 2 x MAX_TABLE_CHIPS <= 2**63 - 1. (The batched
+#: HoldemVectorEnv's 32-bit rows have their own, lower limit.)
+MAX_TABLE_CHIPS = (2**63 - 1) // 2
+
+
+def _config_int(config: object, name: str, lo: int, hi: int, allowed: str) -> int:
+    """Field ``name`` of a frozen config as a Python int in ``lo..hi``, else a ConfigError."""
+    v = getattr(config, name)
+    i = as_int(v)
+    if i is None or not lo <= i <= hi:
+        raise ConfigError(name, v, allowed)
+    object.__setattr__(config, name, i)
+    return i
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,21 +121,43 @@ class HoldemConfig:
     penalty_to: Literal["burn", "pot"] = "burn"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_seats, int) or not 2 <= self.num_seats <= K.MAX_SEATS:
-            raise ConfigError("num_seats", self.num_seats, "an int from 2 to 10")
-        if not isinstance(self.base, int) or self.base < 2 or self.base % 2:
-            raise ConfigError("base", self.base, "an even int >= 2 (the small blind is E/2)")
-        if self.starting_stack is not None and (
-            not isinstance(self.starting_stack, int) or self.starting_stack < 1
-        ):
-            raise ConfigError("starting_stack", self.starting_stack, "None or an int >= 1")
-        if self.max_bet is not None and (
-            not isinstance(self.max_bet, int) or self.max_bet < self.base
-        ):
-            raise ConfigError("max_bet", self.max_bet, f"None or an int >= base ({self.base})")
-        if self.rules not in _RULES:
+        # Integer fields are stored as Python ints (numpy integers accepted): the
+        # bounds are then computed without wrap-around, and the config is JSON-able.
+        # Every chip count of the int64 state row stays within MAX_TABLE_CHIPS.
+        n = _config_int(self, "num_seats", 2, K.MAX_SEATS, f"an int from 2 to {K.MAX_SEATS}")
+        if self.starting_stack is None:
+            # The default stack is 100 × E, so a full table holds num_seats × 100 × E.
+            top = min(MAX_TABLE_CHIPS // (100 * n), MAX_TABLE_CHIPS // K.PENALTY_MULTIPLE)
+            why = f"num_seats {n} x the starting stack 100 x E must be at most {MAX_TABLE_CHIPS}"
+        else:
+            top = MAX_TABLE_CHIPS // K.PENALTY_MULTIPLE
+            why = f"the escape penalty 10 x E must be at most {MAX_TABLE_CHIPS}"
+        top -= top % 2
+        allowed = f"an even int from 2 to {top} (the small blind is E/2; {why}, MAX_TABLE_CHIPS)"
+        if _config_int(self, "base", 2, top, allowed) % 2:
+            raise ConfigError("base", self.base, allowed)
+        base = self.base
+        if self.starting_stack is not None:
+            most = MAX_TABLE_CHIPS // n
+            _config_int(
+                self,
+                "starting_stack",
+                1,
+                most,
+                f"None or an int from 1 to {most} (num_seats {n} x starting_stack must be at"
+                f" most MAX_TABLE_CHIPS = {MAX_TABLE_CHIPS})",
+            )
+        if self.max_bet is not None:
+            _config_int(
+                self,
+                "max_bet",
+                base,
+                MAX_TABLE_CHIPS,
+                f"None or an int from base ({base}) to MAX_TABLE_CHIPS ({MAX_TABLE_CHIPS})",
+            )
+        if not isinstance(self.rules, str) or self.rules not in _RULES:
             raise ConfigError("rules", self.rules, "'seed' or 'standard'")
-        if self.penalty_to not in _PENALTY:
+        if not isinstance(self.penalty_to, str) or self.penalty_to not in _PENALTY:
             raise ConfigError("penalty_to", self.penalty_to, "'burn' or 'pot'")
 
     @property
@@ -232,6 +275,11 @@ class _HandLog:
     button: int
     deck: list[int]
     records: list[ActionRecord] = field(default_factory=list)
+    # What the hand came to, kept when it is closed (joins, leavers' departures and
+    # busted players change the table after that): the claims of hand_record.
+    end: dict[str, Any] | None = None
+    # The bank (penalties burned) before the hand: ``bank`` in a record is the total.
+    start_bank: int = 0
 
 
 class HoldemGame:
@@ -251,15 +299,25 @@ class HoldemGame:
         num_players: int | None = None,
     ) -> None:
         self.config = config if config is not None else HoldemConfig()
-        self.rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+        if not isinstance(self.config, HoldemConfig):
+            raise ConfigError("config", config, "a HoldemConfig (or None for the defaults)")
+        if isinstance(rng, np.random.Generator):
+            self.rng = rng
+        else:
+            seed = as_int(rng)
+            if (rng is not None and seed is None) or (seed is not None and seed < 0):
+                raise ConfigError(
+                    "rng", rng, "a numpy.random.Generator, an integer seed >= 0, or None"
+                )
+            self.rng = np.random.default_rng(seed)
+        n = self.config.num_seats if num_players is None else as_int(num_players)
+        if n is None or not 2 <= n <= self.config.num_seats:
+            raise ConfigError("num_players", num_players, f"None or 2..{self.config.num_seats}")
         self.state = self.config.new_state()
         self._tables = get_holdem_tables()
         self._changed = True  # RULES.md §3: the first button is random
         self._log: _HandLog | None = None
         self.hand_number = 0
-        n = self.config.num_seats if num_players is None else num_players
-        if not 2 <= n <= self.config.num_seats:
-            raise ConfigError("num_players", num_players, f"2..{self.config.num_seats}")
         for seat in range(n):
             self.join(seat)
 
@@ -277,19 +335,55 @@ class HoldemGame:
     def _status(self, seat: int) -> int:
         return int(self.state[K.STATUS + seat])
 
+    def _seat_arg(self, seat: object) -> int | None:
+        """``seat`` as an int when it is a seat of this table, else None."""
+        q = as_int(seat)
+        return q if q is not None and 0 <= q < self.config.num_seats else None
+
+    def _seat(self, seat: object) -> int:
+        """``seat`` as a seat of this table, or an ArgumentError naming it."""
+        q = self._seat_arg(seat)
+        if q is None:
+            raise ArgumentError("seat", seat, f"a seat from 0 to {self.config.num_seats - 1}")
+        return q
+
     def seats(self) -> list[int]:
         """Occupied seats."""
         return [q for q in range(self.config.num_seats) if self._status(q) != K.EMPTY]
 
     def join(self, seat: int, stack: int | None = None) -> None:
-        """Seat a player between hands (the next button is random again)."""
+        """Seat a player between hands (the next button is random again).
+
+        Args:
+            seat: a free seat.
+            stack: his chips, an integer >= 1 (None: the config's starting stack), at
+                most what keeps :meth:`total_chips` within :data:`MAX_TABLE_CHIPS`.
+
+        Raises:
+            IllegalActionError: a hand is running, the seat is not free, or ``stack``
+                is not an integer in those bounds (nothing changes).
+        """
         if self.phase == "betting":
             raise IllegalActionError(f"join({seat})", ["leave"], self.street, "a hand is running")
-        if not 0 <= seat < self.config.num_seats or self._status(seat) != K.EMPTY:
-            raise IllegalActionError(f"join({seat})", self._free_seats(), "idle", "seat not free")
+        q = self._seat_arg(seat)
+        if q is None or self._status(q) != K.EMPTY:
+            raise IllegalActionError(
+                f"join({seat!r})", self._free_seats(), self.phase, "seat not free"
+            )
+        chips = self.config.stack if stack is None else as_int(stack)
+        # Every chip of the table must fit the int64 row (MAX_TABLE_CHIPS).
+        most = MAX_TABLE_CHIPS - self.total_chips()
+        if chips is None or not 1 <= chips <= most:
+            raise IllegalActionError(
+                f"join({seat!r}, stack={stack!r})",
+                [f"join({q}, stack=1..{most})"],
+                self.phase,
+                "the stack must be an integer number of chips >= 1 that keeps the table's"
+                f" chips within MAX_TABLE_CHIPS ({MAX_TABLE_CHIPS})",
+            )
         self._close_hand()
-        self.state[K.STATUS + seat] = K.SEATED
-        self.state[K.STACK + seat] = self.config.stack if stack is None else int(stack)
+        self.state[K.STATUS + q] = K.SEATED
+        self.state[K.STACK + q] = chips
         self._changed = True
 
     def _free_seats(self) -> list[str]:
@@ -302,18 +396,33 @@ class HoldemGame:
         """
         if self.phase == "betting":
             return self.leave(seat).amount
+        q = self._seat_arg(seat)
+        if q is None or self._status(q) == K.EMPTY:
+            raise IllegalActionError(
+                f"remove({seat!r})",
+                [f"remove({p})" for p in self.seats()],
+                self.phase,
+                "not an occupied seat",
+            )
+        if self.phase == "over" and (
+            self._status(q) == K.LEFT or int(self.state[K.STACK + q]) == 0
+        ):
+            # Leavers and busted players leave with the hand's close (RULES.md §3).
+            raise IllegalActionError(
+                f"remove({q})", self.seats(), self.phase, "the player leaves with the hand"
+            )
         self._close_hand()
-        if self._status(seat) == K.EMPTY:
-            raise IllegalActionError(f"remove({seat})", self.seats(), "idle", "seat is empty")
-        stack = int(self.state[K.STACK + seat])
+        stack = int(self.state[K.STACK + q])
         self.state[K.DEPARTED] += stack
-        self.state[K.STACK + seat] = 0
-        self.state[K.STATUS + seat] = K.EMPTY
+        self.state[K.STACK + q] = 0
+        self.state[K.STATUS + q] = K.EMPTY
         self._changed = True
         return stack
 
     def _close_hand(self) -> None:
         if self.phase == "over":
+            if self._log is not None and self._log.end is None:
+                self._log.end = self._claims()
             # RULES.md §3: busted players cannot post and leave the table.
             if K.finish_hand(self.state, True):
                 self._changed = True
@@ -367,12 +476,21 @@ class HoldemGame:
         return int(self.state[K.TO_ACT]) if self.phase == "betting" else -1
 
     def in_hand(self, seat: int) -> bool:
-        """The seat still contests the pot (not folded, not left)."""
-        return self._status(seat) in (K.ACTIVE, K.ALLIN)
+        """The seat still contests the pot (not folded, not left).
+
+        Raises:
+            ArgumentError: ``seat`` is not a seat of the table.
+        """
+        return self._status(self._seat(seat)) in (K.ACTIVE, K.ALLIN)
 
     def hole_cards(self, seat: int) -> str:
-        """A seat's two hole cards as text ("" when not dealt)."""
-        c = self.state[K.HOLE + 2 * seat : K.HOLE + 2 * seat + 2]
+        """A seat's two hole cards as text ("" when not dealt).
+
+        Raises:
+            ArgumentError: ``seat`` is not a seat of the table.
+        """
+        q = self._seat(seat)
+        c = self.state[K.HOLE + 2 * q : K.HOLE + 2 * q + 2]
         return "" if c[0] < 0 else format_cards(c)
 
     def board(self) -> str:
@@ -392,39 +510,64 @@ class HoldemGame:
         """Deal the next hand; returns the dealer seat.
 
         Args:
-            deck: the 52 cards in dealing order (default: shuffled from ``rng``).
+            deck: the 52 cards in dealing order (default: shuffled from ``rng``):
+                integers 0..51, each once (any integer dtype), or their text.
             button: the dealer seat (default: RULES.md §3, random when the table
                 changed, else one seat clockwise).
+
+        Raises:
+            ConfigError: ``deck`` is not the 52 cards each once (floats, 51 or 53
+                cards, a repeated or unknown card); nothing changes.
+            IllegalActionError: a hand is running, ``button`` is not a seated
+                player's seat, or fewer than two players have chips.
         """
-        self._close_hand()
         if self.phase == "betting":
             raise IllegalActionError(
                 "start_hand", self.legal_actions().names(), self.street, "a hand is running"
             )
+        if deck is not None:
+            deck_arr = _deck_array(deck)
+        if button is not None and self._seat_arg(button) is None:
+            raise IllegalActionError(
+                f"start_hand(button={button!r})",
+                self.seats(),
+                self.phase,
+                "button not a seated player",
+            )
+        # A refused start changes nothing: the closing of a decided hand (busted
+        # players leave) and the random draws are undone with it.
+        undo = (
+            self.state.copy(),
+            self._changed,
+            self._log.end if self._log is not None else None,
+            self.rng.bit_generator.state,
+        )
+        self._close_hand()
         if deck is None:
             deck_arr = self.rng.permutation(52).astype(np.int64)
-        elif isinstance(deck, str):
-            deck_arr = parse_cards(deck).astype(np.int64)
-        else:
-            deck_arr = np.asarray(deck, dtype=np.int64)
-        if deck_arr.shape != (52,) or sorted(deck_arr.tolist()) != list(range(52)):
-            raise ConfigError("deck", deck, "a permutation of the 52 cards")
         if button is None:
             button = int(K.next_button(self.state, self._changed, int(self.rng.integers(1 << 30))))
         log = _HandLog(
             start_stacks=self.stacks(),
+            start_bank=self.bank,
             seated=[self._status(q) == K.SEATED for q in range(self.config.num_seats)],
             button=int(button),
             deck=[int(c) for c in deck_arr],
         )
         code = K.start_hand(self.state, deck_arr, int(button), self._tables)
-        if code == K.ERR_TOO_FEW:
-            raise IllegalActionError(
-                "start_hand", self.seats(), "idle", "fewer than two players with chips"
-            )
         if code != K.OK:
+            seats = self.seats()
+            self.state[:] = undo[0]
+            self._changed = undo[1]
+            if self._log is not None:
+                self._log.end = undo[2]
+            self.rng.bit_generator.state = undo[3]
+            if code == K.ERR_TOO_FEW:
+                raise IllegalActionError(
+                    "start_hand", seats, "idle", "fewer than two players with chips"
+                )
             raise IllegalActionError(
-                f"start_hand(button={button})", self.seats(), "idle", "button not a seated player"
+                f"start_hand(button={button})", seats, "idle", "button not a seated player"
             )
         self._changed = False
         self._log = log
@@ -467,19 +610,38 @@ class HoldemGame:
         return self._check(K.CHECK_CALL) == K.OK
 
     def can_raise_to(self, amount: int) -> bool:
-        """Raising to ``amount`` (the seat's round total) is legal now."""
-        return self._check(K.RAISE_TO, int(amount)) == K.OK
+        """Raising to ``amount`` (the seat's round total) is legal now (any integer).
+
+        Raises:
+            IllegalActionError: ``amount`` is not an integer (``4.9``, ``"10"``).
+        """
+        amt = self._amount(amount, "can_raise_to")
+        return abs(amt) <= MAX_TABLE_CHIPS and self._check(K.RAISE_TO, amt) == K.OK
+
+    def _amount(self, amount: object, label: str) -> int:
+        """``amount`` as an int, or an IllegalActionError naming it (no rounding)."""
+        amt = as_int(amount)
+        if amt is None:
+            raise IllegalActionError(
+                f"{label}({amount!r})",
+                self.legal_actions().names() if self.phase == "betting" else [],
+                self.street if self.phase == "betting" else self.phase,
+                "the amount must be an integer number of chips",
+            )
+        return amt
 
     def can_all_in(self) -> bool:
         """Going all-in is legal now."""
         return self._check(K.ALL_IN) == K.OK
 
     def can_leave(self, seat: int) -> bool:
-        """``seat`` may leave during the hand (RULES.md §3 escape)."""
+        """``seat`` may leave during the hand (RULES.md §3 escape); False for any value
+        that is not a seat of the table."""
+        q = self._seat_arg(seat)
         return (
             self.phase == "betting"
-            and 0 <= seat < self.config.num_seats
-            and self._status(seat)
+            and q is not None
+            and self._status(q)
             in (
                 K.ACTIVE,
                 K.ALLIN,
@@ -529,8 +691,18 @@ class HoldemGame:
         return self._do(K.CHECK_CALL, 0, "check_or_call")
 
     def raise_to(self, amount: int) -> ActionRecord:
-        """The seat to act bets or raises to ``amount`` chips in this round."""
-        return self._do(K.RAISE_TO, int(amount), f"raise_to({amount})")
+        """The seat to act bets or raises to ``amount`` chips in this round.
+
+        Raises:
+            IllegalActionError: naming the amount, the legal actions with their
+                bounds and the street, for an amount out of bounds or not an integer
+                (``4.9``, ``"10"``: no rounding); nothing changes.
+        """
+        amt = self._amount(amount, "raise_to")
+        if abs(amt) > MAX_TABLE_CHIPS:
+            # Beyond any bound, and kept from the kernel's int64 argument.
+            amt = -1
+        return self._do(K.RAISE_TO, amt, f"raise_to({amount})")
 
     def all_in(self) -> ActionRecord:
         """The seat to act puts in all his chips."""
@@ -539,15 +711,16 @@ class HoldemGame:
     def leave(self, seat: int) -> ActionRecord:
         """``seat`` leaves during the hand: his chips in the pot stay, he pays the penalty."""
         street = self.street
-        stack0 = int(self.state[K.STACK + seat]) if 0 <= seat < self.config.num_seats else 0
-        code = K.leave(self.state, int(seat), self._tables)
-        if code != K.OK:
-            legal = [f"leave({q})" for q in range(self.config.num_seats) if self.can_leave(q)]
+        q = self._seat_arg(seat)
+        stack0 = int(self.state[K.STACK + q]) if q is not None else 0
+        code = K.leave(self.state, q, self._tables) if q is not None else K.ERR_SEAT
+        if code != K.OK or q is None:
+            legal = [f"leave({p})" for p in range(self.config.num_seats) if self.can_leave(p)]
             raise IllegalActionError(
-                f"leave({seat})", legal, street if self.phase == "betting" else self.phase
+                f"leave({seat!r})", legal, street if self.phase == "betting" else self.phase
             )
-        paid = stack0 - int(self.state[K.STACK + seat])
-        rec = ActionRecord(street, int(seat), "leave", paid, roles=self.roles())
+        paid = stack0 - int(self.state[K.STACK + q])
+        rec = ActionRecord(street, q, "leave", paid, roles=self.roles())
         assert self._log is not None
         self._log.records.append(rec)
         self._changed = True
@@ -562,8 +735,10 @@ class HoldemGame:
 
         Raises:
             IllegalActionError: the action is refused, or a ``leave`` record's
-                ``roles`` are not those the escape gives (nothing changes then).
+                ``roles`` are not those the escape gives, or ``rec`` is not a
+                well-formed ActionRecord (nothing changes then).
         """
+        _check_record(rec, self)
         if rec.action == "leave":
             if rec.roles is not None:
                 # The escape's role shift is checked on a copy: a refused record changes nothing.
@@ -617,13 +792,22 @@ class HoldemGame:
 
     # ------------------------------------------------------------ histories
     def hand_record(self) -> dict[str, Any]:
-        """The last hand as a JSON-ready dict: config, seats, button, deck, actions, result."""
+        """The last hand as a JSON-ready dict: config, seats, button, deck, actions, result.
+
+        Format version 2 (``"game": "holdem", "version": 2``): ``final_stacks``,
+        ``bank`` and ``result`` (phase, street, board, pot, seat to act, payouts) are
+        what the hand came to, as it ended (or now, while it runs); :func:`replay_json`
+        checks them. Version 1 records (no ``version``) replay unchecked.
+        """
         if self._log is None:
             raise IllegalActionError("hand_record", ["start_hand"], self.phase, "no hand was dealt")
         cfg = asdict(self.config)
         return {
+            "game": HISTORY_GAME,
+            "version": HISTORY_VERSION,
             "config": cfg,
             "start_stacks": self._log.start_stacks,
+            "start_bank": self._log.start_bank,
             "seated": self._log.seated,
             "button": self._log.button,
             "deck": format_cards(self._log.deck),
@@ -631,8 +815,24 @@ class HoldemGame:
                 {k: v for k, v in asdict(r).items() if k != "roles" or v is not None}
                 for r in self._log.records
             ],
+            # What the hand came to (final_stacks, bank, result), checked by the replay.
+            **(self._log.end if self._log.end is not None else self._claims()),
+        }
+
+    def _claims(self) -> dict[str, Any]:
+        # The claims of a hand record: a replay must give the same.
+        over = self.phase == "over"
+        return {
             "final_stacks": self.stacks(),
             "bank": self.bank,
+            "result": {
+                "phase": self.phase,
+                "street": self.street,
+                "board": self.board(),
+                "pot": self.pot,
+                "to_act": self.to_act,
+                "payouts": self.payouts if over else None,
+            },
         }
 
     def to_json(self) -> str:
@@ -646,15 +846,223 @@ class HoldemGame:
         return to_phh(self.hand_record())
 
 
-def replay_json(text: str | dict[str, Any]) -> HoldemGame:
-    """Rebuild a hand from :meth:`HoldemGame.to_json` and play its actions again."""
-    rec = json.loads(text) if isinstance(text, str) else text
-    cfg = HoldemConfig(**rec["config"])
+_RECORD_ACTIONS = ("fold", "check", "call", "raise_to", "all_in", "leave")
+_RECORD_FIELDS = {f.name for f in fields(ActionRecord)}
+
+
+def _check_record(rec: object, game: HoldemGame) -> None:
+    """An IllegalActionError unless ``rec`` is an ActionRecord of well-typed fields."""
+    why = ""
+    if not isinstance(rec, ActionRecord):
+        why = "not an ActionRecord"
+    elif rec.action not in _RECORD_ACTIONS:
+        why = f"action {rec.action!r}: allowed {list(_RECORD_ACTIONS)}"
+    elif game._seat_arg(rec.seat) is None:
+        why = f"seat {rec.seat!r}: allowed 0..{game.config.num_seats - 1}"
+    elif as_int(rec.to) is None or as_int(rec.amount) is None:
+        why = "amount and to must be integers"
+    elif rec.roles is not None and (
+        not isinstance(rec.roles, tuple | list)
+        or len(rec.roles) != 3
+        or any(as_int(x) is None for x in rec.roles)
+    ):
+        why = f"roles {rec.roles!r}: allowed None or three seats"
+    if why:
+        raise IllegalActionError(
+            rec,
+            game.legal_actions().names() if game.phase == "betting" else [],
+            game.street if game.phase == "betting" else game.phase,
+            why,
+        )
+
+
+def _deck_array(deck: object) -> NDArray[np.int64]:
+    """The 52 cards of a deck (integers or text) in dealing order, or a ConfigError."""
+    allowed = "a permutation of the 52 cards: integers 0..51 each once, or their text"
+    if isinstance(deck, str):
+        try:
+            arr = parse_cards(deck)
+        except ValueError as exc:
+            raise ConfigError("deck", deck, f"{allowed} ({exc})") from None
+    else:
+        try:
+            arr = np.asarray(deck)
+        except (ValueError, TypeError):
+            raise ConfigError("deck", deck, allowed) from None
+        if arr.dtype.kind not in "iu":
+            # Floats (3.0 or 3.5), bools, strings, objects: refused, never truncated.
+            raise ConfigError("deck", deck, f"{allowed} (got dtype {arr.dtype})")
+    if arr.shape != (52,) or sorted(arr.tolist()) != list(range(52)):
+        raise ConfigError("deck", deck, allowed)
+    return arr.astype(np.int64)
+
+
+def replay_json(text: str | bytes | dict[str, Any]) -> HoldemGame:
+    """Rebuild a hand from :meth:`HoldemGame.to_json` (or its ``hand_record`` dict) and
+    play its actions again.
+
+    A version 2 record's claims are checked against the replay: every action record
+    (its street, seat, action, chips moved, round total and an escape's roles), then
+    ``final_stacks``, ``bank`` and ``result`` (phase, street, board, pot, seat to act,
+    payouts). Version 1 records (no ``version``) replay unchecked.
+
+    Raises:
+        HistoryError: naming the field, for text that is not such a record: not JSON,
+            a missing or malformed field, another game's history, a config the
+            engine refuses, a deck that is not the 52 cards, an action the rules
+            refuse at that point (``actions[i]``), or a claim the replay does not
+            give (a tampered or truncated record). Nothing else escapes.
+    """
+    if isinstance(text, dict):
+        rec = text
+    else:
+        try:
+            rec = json.loads(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            # ValueError: bad JSON or bad UTF-8; TypeError: neither str nor bytes.
+            raise HistoryError("text", f"not JSON ({exc}); allowed: what to_json wrote") from None
+    if not isinstance(rec, dict):
+        raise HistoryError("text", f"a JSON {type(rec).__name__}; allowed: a JSON object")
+    version = rec.get("version", 1)
+    if as_int(version) not in (1, HISTORY_VERSION):
+        raise HistoryError("version", f"{version!r}; allowed: 1 (no field) or 2")
+    # Version 1 records carry no "game"; a record that names one must name this game.
+    name = rec.get("game", HISTORY_GAME if version == 1 else None)
+    if name != HISTORY_GAME:
+        raise HistoryError("game", f"{name!r}; allowed: {HISTORY_GAME!r}")
+    checked = version == HISTORY_VERSION
+    required = ["config", "start_stacks", "seated", "button", "deck", "actions"]
+    for key in required + (["start_bank", "final_stacks", "bank", "result"] if checked else []):
+        if key not in rec:
+            raise HistoryError(key, "missing")
+    cfg = _history_config(rec["config"])
+    n = cfg.num_seats
+    seated = rec["seated"]
+    if not (isinstance(seated, list) and len(seated) == n):
+        raise HistoryError("seated", f"{seated!r}; allowed: a list of {n} true/false")
+    if not all(isinstance(x, bool) for x in seated):
+        raise HistoryError("seated", f"{seated!r}; allowed: a list of {n} true/false")
+    stacks = rec["start_stacks"]
+    if (
+        not isinstance(stacks, list)
+        or len(stacks) != n
+        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in stacks)
+        or any(x and not on for x, on in zip(stacks, seated, strict=True))
+        or sum(stacks) > MAX_TABLE_CHIPS
+    ):
+        raise HistoryError(
+            "start_stacks",
+            f"{stacks!r}; allowed: a list of {n} integers >= 0 (0 at empty seats), in all"
+            f" at most MAX_TABLE_CHIPS ({MAX_TABLE_CHIPS})",
+        )
+    button = rec["button"]
+    if isinstance(button, bool) or not isinstance(button, int) or not 0 <= button < n:
+        raise HistoryError("button", f"{button!r}; allowed: a seat from 0 to {n - 1}")
+    try:
+        deck = _deck_array(rec["deck"])
+    except ConfigError as exc:
+        raise HistoryError("deck", str(exc)) from None
     game = HoldemGame(cfg, rng=0, num_players=2)
-    for q in range(cfg.num_seats):
-        game.state[K.STATUS + q] = K.SEATED if rec["seated"][q] else K.EMPTY
-        game.state[K.STACK + q] = rec["start_stacks"][q]
-    game.start_hand(deck=rec["deck"], button=rec["button"])
-    for a in rec["actions"]:
-        game.apply(ActionRecord(**a))
+    for q in range(n):
+        game.state[K.STATUS + q] = K.SEATED if seated[q] else K.EMPTY
+        game.state[K.STACK + q] = stacks[q]
+    try:
+        game.start_hand(deck=deck, button=button)
+    except IllegalActionError as exc:
+        raise HistoryError("button", f"the hand cannot be dealt: {exc}") from None
+    actions = rec["actions"]
+    if not isinstance(actions, list):
+        raise HistoryError("actions", f"{actions!r}; allowed: a list of action records")
+    for i, a in enumerate(actions):
+        record = _history_action(a, f"actions[{i}]")
+        try:
+            got = game.apply(record)
+        except IllegalActionError as exc:
+            raise HistoryError(
+                f"actions[{i}]", f"{a!r} refused at this point of the replay: {exc}"
+            ) from None
+        if checked and got != record:
+            raise HistoryError(
+                f"actions[{i}]",
+                f"the history records {record}, its replay gives {got} (a tampered record)",
+            )
+    if checked:
+        start_bank = rec["start_bank"]
+        if isinstance(start_bank, bool) or not isinstance(start_bank, int) or start_bank < 0:
+            raise HistoryError("start_bank", f"{start_bank!r}; allowed: an integer >= 0")
+        actual = json.loads(json.dumps(game._claims()))
+        # The replay's bank holds this hand's penalties; the record's, the table's total.
+        actual["bank"] += start_bank
+        claims = {"final_stacks": rec["final_stacks"], "bank": rec["bank"]}
+        result = rec["result"]
+        if not isinstance(result, dict):
+            raise HistoryError("result", f"{result!r}; allowed: an object of claims")
+        for key, value in actual.pop("result").items():
+            claims[f"result.{key}"] = result.get(key, _MISSING)
+            actual[f"result.{key}"] = value
+        for key, value in actual.items():
+            got_claim = claims[key]
+            if got_claim is _MISSING:
+                raise HistoryError(key, "missing")
+            if got_claim != value or type(got_claim) is not type(value):
+                raise HistoryError(
+                    key,
+                    f"the history claims {got_claim!r}, its replay gives {value!r}"
+                    " (a tampered or truncated history)",
+                )
     return game
+
+
+_MISSING = object()
+
+
+def _history_config(conf: object) -> HoldemConfig:
+    """The HoldemConfig of a hand record's ``config``, or a HistoryError naming the field."""
+    names = [f.name for f in fields(HoldemConfig)]
+    if not isinstance(conf, dict):
+        raise HistoryError("config", f"{conf!r}; allowed: an object with the fields {names}")
+    for key in names:
+        if key not in conf:
+            raise HistoryError(f"config.{key}", f"missing; the config has the fields {names}")
+    for key in conf:
+        if key not in names:
+            raise HistoryError(f"config.{key}", f"unknown; allowed: the fields {names}")
+    try:
+        return HoldemConfig(**conf)
+    except ConfigError as exc:
+        raise HistoryError(f"config.{exc.field}", str(exc)) from None
+
+
+def _history_action(a: object, where: str) -> ActionRecord:
+    """An action record of a hand record's ``actions``, or a HistoryError naming it."""
+    allowed = (
+        "an object {street, seat, action, amount, to (optional), roles (optional)}:"
+        f" street one of {list(STREET_NAMES)}, action one of {list(_RECORD_ACTIONS)},"
+        " seat, amount and to integers, roles null or three seats"
+    )
+
+    def is_int(x: object) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    keys = set(a) if isinstance(a, dict) else set()
+    if (
+        not isinstance(a, dict)
+        or not {"street", "seat", "action", "amount"} <= keys <= _RECORD_FIELDS
+        or a["street"] not in STREET_NAMES
+        or a["action"] not in _RECORD_ACTIONS
+        or not all(is_int(a.get(k, 0)) for k in ("seat", "amount", "to"))
+    ):
+        raise HistoryError(where, f"{a!r}; allowed: {allowed}")
+    roles = a.get("roles")
+    if roles is not None and (
+        not isinstance(roles, list) or len(roles) != 3 or not all(is_int(x) for x in roles)
+    ):
+        raise HistoryError(where, f"roles {roles!r}; allowed: null or a list of three seats")
+    return ActionRecord(
+        street=a["street"],
+        seat=a["seat"],
+        action=a["action"],
+        amount=a["amount"],
+        to=a.get("to", 0),
+        roles=None if roles is None else (roles[0], roles[1], roles[2]),
+    )

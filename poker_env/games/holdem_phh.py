@@ -17,9 +17,11 @@ with zero antes, blinds ``[E/2, E, 0, ...]`` and ``min_bet = E``, every hole
 card known, played again in this engine with ``rules="standard"``: players
 ``p1..pN`` sit at seats ``0..N-1``, the dealer at seat ``N-1``. Whatever this
 engine cannot express (another variant, antes, straddles, unknown cards, an
-action it refuses) raises ``ValueError`` naming what was wrong and what is
-allowed. ``from_phh(to_phh(record))`` ends with the same stacks, listed in PHH
-player order (:func:`phh_player_seats`).
+action it refuses) raises :class:`~poker_env.errors.HistoryError` (a
+``ValueError``) naming the field, what was wrong and what is allowed; so does a
+``finishing_stacks`` the replay does not reach (``to_phh`` writes it for a
+finished hand). ``from_phh(to_phh(record))`` ends with the same stacks, listed in
+PHH player order (:func:`phh_player_seats`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards, parse_cards
+from poker_env.errors import HistoryError
 from poker_env.games import holdem_kernels as K
 
 if TYPE_CHECKING:
@@ -123,6 +126,12 @@ def to_phh(record: dict[str, Any]) -> str:
         f"min_bet = {base}",
         f"starting_stacks = {_toml_list([record['start_stacks'][q] for q in seats])}",
         f"actions = {_toml_list(actions)}",
+        # What the hand came to: from_phh (and PokerKit) check it against the replay.
+        *(
+            [f"finishing_stacks = {_toml_list([game.stacks()[q] for q in seats])}"]
+            if game.is_hand_over
+            else []
+        ),
         f"seats = {_toml_list([q + 1 for q in seats])}",
     ]
     return "\n".join(lines) + "\n"
@@ -149,14 +158,14 @@ def _integer(value: Any, what: str) -> int:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"PHH {what} = {value!r}: allowed: a whole number of chips")
+        raise HistoryError(what, f"PHH {what} = {value!r}: allowed: a whole number of chips")
     return value
 
 
 def _chips(data: dict[str, Any], key: str, n: int) -> list[int]:
     value = data[key]
     if not isinstance(value, list) or len(value) > n:
-        raise ValueError(f"PHH {key} = {value!r}: allowed: a list of at most {n} numbers")
+        raise HistoryError(key, f"PHH {key} = {value!r}: allowed: a list of at most {n} numbers")
     out = [_integer(v, f"{key}[{i}]") for i, v in enumerate(value)]
     return out + [0] * (n - len(out))
 
@@ -170,43 +179,51 @@ def _load_table(text: str) -> tuple[dict[str, Any], int, list[int]]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"PHH text is not valid TOML: {exc}") from exc
+        raise HistoryError("text", f"PHH text is not valid TOML: {exc}") from exc
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
-        raise ValueError(f"PHH lacks the fields {missing}; variant 'NT' needs {list(_REQUIRED)}")
+        raise HistoryError(
+            missing[0], f"PHH lacks the fields {missing}; variant 'NT' needs {list(_REQUIRED)}"
+        )
     if data["variant"] != "NT":
-        raise ValueError(
+        raise HistoryError(
+            "variant",
             f"PHH variant {data['variant']!r} is not supported; allowed: 'NT'"
-            " (no-limit Texas hold'em)"
+            " (no-limit Texas hold'em)",
         )
     raw = data["starting_stacks"]
     if not isinstance(raw, list) or not 2 <= len(raw) <= K.MAX_SEATS:
-        raise ValueError(
-            f"PHH starting_stacks = {raw!r}: allowed: a list of 2 to {K.MAX_SEATS} stacks"
+        raise HistoryError(
+            "starting_stacks",
+            f"PHH starting_stacks = {raw!r}: allowed: a list of 2 to {K.MAX_SEATS} stacks",
         )
     n = len(raw)
     stacks = [_integer(v, f"starting_stacks[{i}]") for i, v in enumerate(raw)]
     if not all(1 <= x <= _MAX_CHIPS for x in stacks):
-        raise ValueError(
-            f"PHH starting_stacks = {stacks}: allowed: stacks of 1 to {_MAX_CHIPS} chips"
+        raise HistoryError(
+            "starting_stacks",
+            f"PHH starting_stacks = {stacks}: allowed: stacks of 1 to {_MAX_CHIPS} chips",
         )
     antes = _chips(data, "antes", n)
     if any(antes):
-        raise ValueError(f"PHH antes = {antes}: antes are not supported; allowed: all zero")
+        raise HistoryError(
+            "antes", f"PHH antes = {antes}: antes are not supported; allowed: all zero"
+        )
     blinds = _chips(data, "blinds_or_straddles", n)
     big = blinds[1]
-    if big < 2 or big % 2 or blinds[0] != big // 2 or any(blinds[2:]):
-        raise ValueError(
+    if big < 2 or big > _MAX_CHIPS or big % 2 or blinds[0] != big // 2 or any(blinds[2:]):
+        raise HistoryError(
+            "blinds_or_straddles",
             f"PHH blinds_or_straddles = {blinds}: allowed: [E/2, E, 0, ...] with E even and"
-            " >= 2 (no straddles)"
+            f" from 2 to {_MAX_CHIPS} (no straddles)",
         )
     min_bet = _integer(data["min_bet"], "min_bet")
     if min_bet != big:
-        raise ValueError(f"PHH min_bet = {min_bet}: allowed: the big blind ({big})")
+        raise HistoryError("min_bet", f"PHH min_bet = {min_bet}: allowed: the big blind ({big})")
     if not isinstance(data["actions"], list) or not all(
         isinstance(a, str) for a in data["actions"]
     ):
-        raise ValueError("PHH actions: allowed: a list of strings")
+        raise HistoryError("actions", "PHH actions: allowed: a list of strings")
     return data, big, stacks
 
 
@@ -246,8 +263,11 @@ class _Action:
                 raise self.error(f"unknown player {label!r}", f"p1..p{n}")
             self.player = int(k) - 1
 
-    def error(self, why: str, allowed: str) -> ValueError:
-        return ValueError(f"PHH action {self.index} {self.text!r}: {why}; allowed: {allowed}")
+    def error(self, why: str, allowed: str) -> HistoryError:
+        return HistoryError(
+            f"actions[{self.index}]",
+            f"PHH action {self.index} {self.text!r}: {why}; allowed: {allowed}",
+        )
 
     def _cards(self, text: str) -> list[int]:
         if "?" in text:
@@ -290,9 +310,10 @@ def _parse_actions(texts: list[str], n: int) -> tuple[list[_Action], list[list[i
                 seen[c] = a.text
     for q in range(n):
         if len(holes[q]) != 2:
-            raise ValueError(
+            raise HistoryError(
+                "actions",
                 f"PHH deals p{q + 1} {len(holes[q])} hole cards; allowed: two known cards"
-                f" each ('d dh p{q + 1} AsKs')"
+                f" each ('d dh p{q + 1} AsKs')",
             )
     return actions, holes, board
 
@@ -344,7 +365,9 @@ def from_phh(text: str) -> HoldemGame:
     except ``finishing_stacks``, which must agree with the result when given.
 
     Raises:
-        ValueError: naming what was wrong and what is allowed, for a history this
+        HistoryError: (a ``ValueError``) naming the field at fault (``field``:
+            ``"actions[3]"``, ``"starting_stacks"``, ...), what was wrong and what is
+            allowed, for text that is not TOML or lacks a required field, a history this
             engine cannot express (a variant other than ``"NT"``, antes, straddles,
             ``min_bet`` other than the big blind, unknown ``????`` or missing hole
             cards, a card dealt twice, an unknown action), an action the engine
@@ -353,6 +376,8 @@ def from_phh(text: str) -> HoldemGame:
     """
     from poker_env.games.holdem import HoldemConfig, HoldemGame
 
+    if not isinstance(text, str):
+        raise HistoryError("text", f"a {type(text).__name__}; allowed: PHH text (a str)")
     data, big, stacks = _load_table(text)
     n = len(stacks)
     actions, holes, board = _parse_actions(data["actions"], n)
@@ -409,14 +434,16 @@ def from_phh(text: str) -> HoldemGame:
         else:
             raise a.error(f"bet or raise to {a.amount} refused", str(legal.names()))
     if game.phase == "betting":
-        raise ValueError(
+        raise HistoryError(
+            "actions",
             f"PHH history ends before the hand is decided: p{game.to_act + 1} is to act on the"
-            f" {game.street}; allowed: complete hands only"
+            f" {game.street}; allowed: complete hands only",
         )
     is_showdown = any(int(game.state[K.RANK + q]) >= 0 for q in range(n))
     if is_showdown and dealt != 5:
-        raise ValueError(
-            f"PHH hand reaches showdown with {dealt} board cards dealt; allowed: all five"
+        raise HistoryError(
+            "actions",
+            f"PHH hand reaches showdown with {dealt} board cards dealt; allowed: all five",
         )
     mucked = []
     for a in shown:
@@ -432,7 +459,9 @@ def from_phh(text: str) -> HoldemGame:
     if "finishing_stacks" in data:
         expected = _chips(data, "finishing_stacks", n)
         if expected != game.stacks():
-            raise ValueError(
+            raise HistoryError(
+                "finishing_stacks",
                 f"PHH finishing_stacks = {expected} but the hand ends with {game.stacks()}"
+                " (a tampered or truncated history)",
             )
     return game

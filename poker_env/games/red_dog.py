@@ -543,11 +543,10 @@ class RedDogGame:
         if kind == RedDogAction.FORFEIT:
             amount = 1  # RULES.md §2: a forfeit is one chip, whatever amount was passed
         st = self.state
-        # An amount beyond int64 is out of bounds (and would not reach the kernel).
+        # An amount beyond int64 is out of bounds: it is checked as 0, which no bet is
+        # (and it never reaches the kernel's int64 argument).
         fits = -MAX_CHIPS <= amount <= MAX_CHIPS
         status = check_action(st.ints, st.chips, 0, int(kind), amount if fits else 0)
-        if status == OK and not fits and kind == RedDogAction.BET:
-            status = ERR_AMOUNT
         if status != OK:
             reason = {
                 ERR_GAME_OVER: "the game is over",

@@ -200,6 +200,9 @@ class HoldemVectorEnv(VectorEnv):
                 starting_stack,
                 f"below {2**31 // num_players:,} at {num_players} seats (32-bit chip counts)",
             )
+        if self.config.max_bet is not None and self.config.max_bet >= 2**31:
+            # It would wrap in the 32-bit rows (2**32 + 4 became a cap of 4).
+            raise ConfigError("max_bet", max_bet, "None or below 2**31 (32-bit chip counts)")
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an int >= 1")
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):

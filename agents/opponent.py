@@ -93,6 +93,14 @@ class ComputerOpponent:
             self.policy = resolve_policy(str(path) + mode, policy_game, self.options, seed)
             self.source = str(path)
         else:
+            path_text = level.partition("@")[0]
+            if spec.name == "draw-match" and path_text.endswith(".npz"):
+                from agents.runtime import read_manifest
+
+                # A one-pot FiveCardDraw-v0 policy reads the same observations and
+                # actions: it may play the match, with the rule book's buy-back.
+                if read_manifest(path_text)["env"]["id"] == "poker_env/FiveCardDraw-v0":
+                    policy_game = "draw"
             self.policy = resolve_policy(level, policy_game, self.options, seed)
             self.source = level
         manifest = getattr(self.policy, "manifest", None)

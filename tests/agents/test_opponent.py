@@ -99,12 +99,12 @@ def test_easy_plays_any_seat_as_an_env_opponent(game: str, options: dict) -> Non
     spec = get_game(game)
     her = ComputerOpponent(game, "easy", options=options, seed=4)
     env = spec.make_env(options, opponent=her)
-    obs, info = env.reset(seed=0)
+    _obs, info = env.reset(seed=0)
     for _ in range(50):
-        obs, _r, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        _obs, _r, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
         if term or trunc:
-            obs, info = env.reset()
+            _obs, info = env.reset()
     vec = spec.make_vector(16, options, opponent=her)
-    obs, info = vec.reset(seed=0)
+    _obs, info = vec.reset(seed=0)
     for _ in range(20):
-        obs, *_rest, info = vec.step(np.argmax(info["action_mask"], axis=1))
+        _obs, *_rest, info = vec.step(np.argmax(info["action_mask"], axis=1))

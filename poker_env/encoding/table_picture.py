@@ -497,12 +497,14 @@ def red_dog_picture(
     if own:
         _hand_row(img, 400, 456, own, "L", gap=6)
     _panel(img, 14, 480, 168, 66, glow=seat == to_act)
-    P.draw_text(img, 22, 486, f"You: seat {seat}", P.TEXT, 2)
+    # A spectator's view (show_all) has no "you": the bottom seat is the one to act.
+    you = -1 if show_all else seat
+    P.draw_text(img, 22, 486, f"Seat {seat}" if show_all else f"You: seat {seat}", P.TEXT, 2)
     P.draw_text(img, 22, 506, f"{int(chips[seat])} chips", P.GOLD, 2)
     if not flags[seat] & F_SEATED:
         P.draw_text(img, 22, 526, "out", P.DIM, 2)
     elif seat == to_act:
-        P.draw_text(img, 22, 526, "\u25b6 your turn", P.GOLD, 2)
+        P.draw_text(img, 22, 526, "\u25b6 to act" if show_all else "\u25b6 your turn", P.GOLD, 2)
     if seat == dealer:
         P.draw_button(img, 168, 492, "D")
 
@@ -519,30 +521,30 @@ def red_dog_picture(
     given = [events] if log is None else [np.asarray(r, np.int64) for r in log]
     rows = [r for r in given if int(r[E_SEAT]) >= 0]
     if rows:
-        mine = rows[0] if (has_own or log is None) and int(rows[0][E_SEAT]) == seat else None
+        mine = rows[0] if (has_own or log is None) and int(rows[0][E_SEAT]) == you else None
         rest = rows[1:] if mine is not None else rows
         tail = rest[-4:]
         h = 8 + (26 if mine is not None else 0) + 18 * len(tail)
         P.blend_rect(img, 196, 336, 408, h, (0, 0, 0), 0.62, 8)
         y = 340
         if mine is not None:
-            _event_line(img, 400, y, mine, seat, 2)
+            _event_line(img, 400, y, mine, you, 2)
             y += 26
         if len(rest) > len(tail):
             P.draw_text(img, 204, y + 2, f"+{len(rest) - len(tail)}", P.DIM, 1)
         for r in tail:
-            _event_line(img, 400, y, r, seat, 1)
+            _event_line(img, 400, y, r, you, 1)
             y += 18
     if over:
         best = max(int(chips[q]) for q in range(p))
         winners = [q for q in range(p) if int(chips[q]) == best]
-        names = ", ".join("you" if q == seat else f"seat {q}" for q in winners)
+        names = ", ".join("you" if q == you else f"seat {q}" for q in winners)
         _banner(
             img,
             150,
             [
                 (f"Game over: most chips {best}", P.GOLD),
-                (f"won by {names}", _WIN if seat in winners else P.TEXT),
+                (f"won by {names}", _WIN if you in winners else P.TEXT),
             ],
         )
     return img
@@ -686,7 +688,7 @@ def holdem_picture(
         P.draw_chips(img, 370, 216, pot, label=False, most=10)
         P.draw_text(img, 392, 198, f"Pot {pot}", P.GOLD, 2, shadow=True)
     if last is not None and not over:
-        _holdem_last_box(img, last, seat)
+        _holdem_last_box(img, last, -1 if show_all else seat)
 
     centres = _seat_centres(n, seat, 400, 282, 318, 196, gap=40)
     for q in range(n):
@@ -697,7 +699,7 @@ def holdem_picture(
         if winners:
             parts = []
             for q, amount in winners:
-                name = "You" if q == seat else f"Seat {q}"
+                name = "You" if q == seat and not show_all else f"Seat {q}"
                 rank = int(s[K.RANK + q])
                 # The category here; the seat's label below its cards names it in full.
                 how = f" with {hand_name(rank)}" if rank >= 0 else ""
@@ -751,7 +753,8 @@ def _holdem_seat(
     pw, ph = 128, 44
     px, py = x - pw // 2, y - 4
     _panel(img, px, py, pw, ph, glow=q == to_act)
-    name = "You" if me else f"Seat {q}"
+    # A spectator's view (show_all) has no "you": the bottom seat is the one to act.
+    name = "You" if me and not show_all else f"Seat {q}"
     faded = status in (K.FOLDED, K.LEFT, K.EMPTY) or (status == K.SEATED and not over)
     P.draw_text(img, px + 6, py + 6, name, P.DIM if faded else P.TEXT, 2)
     P.draw_text(img, px + 6, py + 26, f"{int(s[K.STACK + q])}", P.GOLD, 2)
@@ -784,6 +787,9 @@ def _holdem_seat(
     # This street's bet, as chips towards the middle.
     bet = int(s[K.BET + q])
     if bet > 0 and not over:
-        bx = int(x + (400 - x) * 0.42)
-        by = int(py + ph // 2 + (282 - y) * 0.42)
+        if me:
+            bx, by = x + 84, py - 12  # beside the viewer's own cards, not over them
+        else:
+            bx = int(x + (400 - x) * 0.42)
+            by = int(py + ph // 2 + (282 - y) * 0.42)
         P.draw_chips(img, bx, by, bet)

@@ -56,7 +56,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         num_players, starting_chips, ante, hand_size, rounds: the RULES.md §2 options.
         bet_fractions: the bet actions.
         illegal_action: "passive" (default) or "raise".
-        render_mode: None or "ansi".
+        render_mode: None, "ansi" or "rgb_array" (a picture of the whole table).
     """
 
     metadata: ClassVar[dict[str, Any]] = {

@@ -558,3 +558,15 @@ def test_info_tells_every_action_as_the_engine_records_it(
     # The cases the replay met: both kinds from both sides, wins, refills, deal ends.
     assert min(seen[k] for k in ("bet", "won", "pot_refilled", "deal_ended", "agent bet")) > 0
     assert seen["agent forfeit"] > 0 and seen["game over"] > 0
+
+
+def test_an_opponent_policy_answering_a_non_action_is_refused_naming_its_seat() -> None:
+    class Floaty:
+        def act(self, observation: object, action_mask: object) -> float:
+            return 1.5
+
+    env = RedDogEnv(num_players=3, agent_seat=0, opponents=Floaty())  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError, match=r"1\.5.*opponent at seat [12]"):
+        for seed in range(5):  # some seed has an opponent act before seat 0
+            env.reset(seed=seed)
+            env.step(1)

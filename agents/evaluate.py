@@ -16,7 +16,8 @@ How a match is played (:func:`head_to_head`):
   one over independent units: mean ± 1.96 · sd / √tables.
 - The figure is A's mean reward per hand: per episode in draw (a pot) and
   Hold'em (a hand; reported as big blinds per 100 hands), per decision in Red Dog
-  (a bet against the turned card), in the env's reward unit (antes, bb).
+  (a bet against the turned card), in the env's reward unit (antes, bb). In
+  draw-match an episode is a whole match: its "hands" are matches (antes/match).
 - Stopping rule: rounds of fresh tables until the interval is narrower than
   ``target_width`` or ``hands`` are spent.
 
@@ -81,6 +82,11 @@ class MatchResult:
 
 def _per_decision(spec: GameSpec) -> bool:
     return spec.name == "red-dog"
+
+
+def _episode_word(spec: GameSpec) -> str:
+    # What one episode is: a DrawMatch-v0 episode is a whole match (its "hands" are matches).
+    return "match" if spec.name == "draw-match" else "hand"
 
 
 def _waves(spec: GameSpec) -> bool:
@@ -176,7 +182,7 @@ def head_to_head(
     unit = (
         "bb/100"
         if spec.unit == "bb"
-        else f"{spec.unit}/{'decision' if _per_decision(spec) else 'hand'}"
+        else f"{spec.unit}/{'decision' if _per_decision(spec) else _episode_word(spec)}"
     )
     max_steps = 100_000
     sums: list[NDArray[np.float64]] = []

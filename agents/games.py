@@ -49,6 +49,28 @@ def _draw_vector(
     )
 
 
+def _draw_match_vector(
+    num_envs: int,
+    options: Mapping[str, Any],
+    opponent: BatchPolicy | None,
+    num_threads: int,
+    seat: int | None,
+) -> gym.vector.VectorEnv:
+    from poker_env.vector.draw import DrawVectorEnv
+
+    # DrawMatch-v0 episodes; the agent plays the computer seat (1: her bets, draws and
+    # buy-backs) unless a seat is given, as the single env's agent_seat="computer".
+    return DrawVectorEnv(
+        num_envs,
+        agent_seat=1 if seat is None else seat,
+        opponent=opponent,
+        mode="match",
+        num_threads=num_threads,
+        copy=False,
+        **dict(options),
+    )
+
+
 def _red_dog_vector(
     num_envs: int,
     options: Mapping[str, Any],
@@ -143,8 +165,8 @@ class GameSpec:
     ) -> gym.vector.VectorEnv:
         """The batched env of ``num_envs`` tables, the other seats played by ``opponent``
         (None: uniformly random legal actions inside the compiled step); the agent in
-        ``seat`` (None: the env's default: seat 0 in draw, a random seat per episode in
-        Red Dog and Hold'em)."""
+        ``seat`` (None: the env's default: seat 0 in draw, the computer's seat 1 in
+        draw-match, a random seat per episode in Red Dog and Hold'em)."""
         if self.vector is None:
             raise ConfigError("game", self.name, "a game with a batched env")
         return self.vector(num_envs, self.options(options), opponent, num_threads, seat)
@@ -164,6 +186,7 @@ GAMES: dict[str, GameSpec] = {
         defaults={"deck": 52},
         unit="antes",
         single_kwargs={"agent_seat": "computer"},
+        vector=_draw_match_vector,
     ),
     "red-dog": GameSpec(
         name="red-dog",

@@ -315,7 +315,10 @@ def _known_id(obj: object) -> str | None:
     for cls in type(obj).__mro__:
         env_id = _CLASSES.get(f"{cls.__module__}.{cls.__qualname__}")
         if env_id is not None:
-            return env_id
+            # A batched env that plays either id's episodes names its own
+            # (DrawVectorEnv: mode="match" plays DrawMatch-v0).
+            own = getattr(obj, "env_id", None)
+            return own if isinstance(own, str) and own in _ENVS else env_id
     return None
 
 

@@ -1,7 +1,8 @@
 """``DrawVectorEnv``: N tables of five-card draw stepped by one compiled call.
 
-Each table plays FiveCardDraw-v0 episodes (one pot each) through the same driver
-kernels as the single env (:mod:`poker_env.encoding.draw`, rules in
+Each table plays FiveCardDraw-v0 episodes (one pot each, ``mode="pot"``) or
+DrawMatch-v0 episodes (a whole match, ``mode="match"``) through the same driver
+kernels as the single envs (:mod:`poker_env.encoding.draw`, rules in
 :mod:`poker_env.games.draw_kernels`). Table ``i`` draws every random number from its
 own Generator, seeded ``seed + i``, with the single env's refill rule, so N tables
 with seeds ``s .. s+N-1`` play exactly the episodes of N single envs with those seeds.
@@ -9,6 +10,8 @@ with seeds ``s .. s+N-1`` play exactly the episodes of N single envs with those 
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import gymnasium as gym
@@ -53,23 +56,44 @@ def _finish(
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
     REC: NDArray[np.int64],
+    max_hands: int,
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
+    truncs: NDArray[np.bool_],
     obs: NDArray[np.float32],
     masks: NDArray[np.int8],
     final_obs: NDArray[np.float32],
     need_opp: NDArray[np.bool_],
 ) -> None:
-    agent = ep[EP_AGENT]
-    rewards[i] += W[i, agent]
-    if code == ADV_DONE:
-        # Same-step autoreset: keep the final view, start the next episode now.
-        terms[i] = True
-        encode_obs(S[i], cfg, agent, final_obs[i])
-        code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i], REC[i])
     if code == ADV_OPP:
+        # A Python policy moves next; the rewards of this step wait in W until the
+        # table reaches the agent (or the episode's end).
         need_opp[i] = True
         return
+    agent = ep[EP_AGENT]
+    if not (terms[i] or truncs[i]):
+        # W holds what this step earned. A table restarted earlier in this step keeps
+        # W instead: the pots of its new episode decided before the agent's first
+        # decision (DrawMatch-v0) are paid with that episode's first step, as in the
+        # single env.
+        rewards[i] += W[i, agent]
+        W[i, 0] = 0.0
+        W[i, 1] = 0.0
+        done = code == ADV_DONE
+        if done:
+            terms[i] = True
+        elif S[i, L.S_HAND_NO] > max_hands:
+            # DrawMatchEnv._truncate: checked when the agent must decide, after the
+            # other seat's moves (max_hands is beyond reach in pot mode).
+            truncs[i] = True
+            done = True
+        if done:
+            # Same-step autoreset: keep the final view, start the next episode now.
+            encode_obs(S[i], cfg, agent, final_obs[i])
+            code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i], REC[i])
+            if code == ADV_OPP:
+                need_opp[i] = True
+                return
     need_opp[i] = False
     encode_view(S[i], cfg, ep, fp, agent, LG[i], obs[i], masks[i])
 
@@ -88,25 +112,26 @@ def _row_step(
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
     REC: NDArray[np.int64],
+    max_hands: int,
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
+    truncs: NDArray[np.bool_],
     obs: NDArray[np.float32],
     masks: NDArray[np.int8],
     final_obs: NDArray[np.float32],
     need_opp: NDArray[np.bool_],
 ) -> None:
     # One table's step. Compiled without reference counting: the row views below
-    # would otherwise cost two atomic operations each.
+    # would otherwise cost two atomic operations each. W is zeroed where it is paid
+    # (_finish), not here: it may hold rewards due with this step.
     tables = make_tables(tt)
-    W[i, 0] = 0.0
-    W[i, 1] = 0.0
     if is_opp:
         code = opp_step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
     else:
         code = step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
     _finish(
-        i, code, S, cfg, tables, R, ep, fp, W, LG, REC,
-        rewards, terms, obs, masks, final_obs, need_opp,
+        i, code, S, cfg, tables, R, ep, fp, W, LG, REC, max_hands,
+        rewards, terms, truncs, obs, masks, final_obs, need_opp,
     )  # fmt: skip
 
 
@@ -148,8 +173,10 @@ def _vec_step(
     rows: NDArray[np.int64],
     actions: NDArray[np.int64],
     is_opp: bool,
+    max_hands: int,
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
+    truncs: NDArray[np.bool_],
     obs: NDArray[np.float32],
     masks: NDArray[np.int8],
     final_obs: NDArray[np.float32],
@@ -169,8 +196,10 @@ def _vec_step(
             W,
             LG,
             REC,
+            max_hands,
             rewards,
             terms,
+            truncs,
             obs,
             masks,
             final_obs,
@@ -193,8 +222,10 @@ def _vec_step_chunks(
     LG: NDArray[np.int64],
     REC: NDArray[np.int64],
     actions: NDArray[np.int64],
+    max_hands: int,
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
+    truncs: NDArray[np.bool_],
     obs: NDArray[np.float32],
     masks: NDArray[np.int8],
     final_obs: NDArray[np.float32],
@@ -221,8 +252,10 @@ def _vec_step_chunks(
             W,
             LG,
             REC,
+            max_hands,
             rewards,
             terms,
+            truncs,
             obs,
             masks,
             final_obs,
@@ -244,8 +277,10 @@ def _rows_step(
     W: NDArray[np.float64],
     LG: NDArray[np.int64],
     REC: NDArray[np.int64],
+    max_hands: int,
     rewards: NDArray[np.float64],
     terms: NDArray[np.bool_],
+    truncs: NDArray[np.bool_],
     obs: NDArray[np.float32],
     masks: NDArray[np.int8],
     final_obs: NDArray[np.float32],
@@ -265,8 +300,10 @@ def _rows_step(
             W,
             LG,
             REC,
+            max_hands,
             rewards,
             terms,
+            truncs,
             obs,
             masks,
             final_obs,
@@ -321,40 +358,56 @@ def _resolve_actions(
 
 
 class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
-    """N tables of ``FiveCardDraw-v0``, stepped by one compiled call.
+    """N tables of ``FiveCardDraw-v0`` (or ``DrawMatch-v0``), stepped by one compiled call.
 
     Spaces, rewards and episode ends are those of
-    :class:`poker_env.envs.draw.FiveCardDrawEnv`, batched. Autoreset is
-    ``AutoresetMode.SAME_STEP``: when a table's episode ends, the returned
-    observation is already the next episode's first; the final observation is in
-    ``info["final_obs"]`` (an (N, 124) array, meaningful where
-    ``info["_final_obs"]`` is True). ``info["action_mask"]`` (N, A) int8 and
-    ``action_masks()`` give the legal actions. Truncation never happens.
+    :class:`poker_env.envs.draw.FiveCardDrawEnv` (``mode="pot"``, default) or
+    :class:`poker_env.envs.draw.DrawMatchEnv` (``mode="match"``: a whole match per
+    episode, rewards per pot plus ``±match_bonus`` at the end, the computer's buy-back
+    decided by the agent when it plays her seat), batched. Autoreset is
+    ``AutoresetMode.SAME_STEP``: when a table's episode ends (terminated, or in match
+    mode truncated after ``max_hands`` hands), the returned observation is already
+    the next episode's first; the final observation is in ``info["final_obs"]`` (an
+    (N, 124) array, meaningful where ``info["_final_obs"]`` is True).
+    ``info["action_mask"]`` (N, A) int8 and ``action_masks()`` give the legal
+    actions. In match mode ``info["hand_no"]`` (N,) is each table's current hand
+    number (after an autoreset, the new match's). Pot mode never truncates.
 
     Args:
         num_envs: number of tables N.
         config: the rules (or the rule keywords in ``rules``).
-        agent_seat: 0 or 1, the agent's seat at every table.
+        agent_seat: the agent's seat at every table: 0 (``"human"``, default) or 1
+            (``"computer"``, the seat with the wardrobe).
         opponent: None (uniformly random legal actions, in compiled code, from each
             table's own Generator) or a :class:`~poker_env.policy.BatchPolicy`.
         pot_fractions: the bet sizes (plus all-in).
+        mode: ``"pot"`` (FiveCardDraw-v0 episodes, default) or ``"match"``
+            (DrawMatch-v0 episodes).
+        match_bonus: match mode: antes added to the winner's and taken from the
+            loser's reward at the end of a match (DrawMatchEnv's, default 100).
+        max_hands: match mode: a match still running after this many hands is
+            truncated when the agent must next decide (DrawMatchEnv's, default 1000).
         num_threads: threads for the agent step (1 = the calling thread only), sharing
             the tables out dynamically (:mod:`poker_env.vector._threads`; independent
             of numba's thread settings). Results never depend on it.
         copy: return copies of the observation and info arrays (False: views of
             buffers that the next step overwrites; faster).
         illegal_action: ``"passive"`` (default): a masked-out action plays the
-            passive action (action 1: STAY / DRAW / CALL; in the draw, keep all five
-            cards) and ``info["illegal_action"]`` (an (N,) bool array) marks those
-            tables; ``"raise"``: a masked-out action raises ``IllegalActionError``
-            and no table moves. In both modes actions that are not integers in
-            ``[0, n)`` (a float array, out of range, the wrong count) raise
-            ``IllegalActionError`` and no table moves. ``step()`` before ``reset()``
-            raises ``EpisodeFinishedError``.
+            passive action (action 1: STAY / DRAW / CALL / SKIP_BUY_BACK; in the draw,
+            keep all five cards) and ``info["illegal_action"]`` (an (N,) bool array)
+            marks those tables; ``"raise"``: a masked-out action raises
+            ``IllegalActionError`` and no table moves. In both modes actions that are
+            not integers in ``[0, n)`` (a float array, out of range, the wrong count)
+            raise ``IllegalActionError`` and no table moves. ``step()`` before
+            ``reset()`` raises ``EpisodeFinishedError``.
+
+    Attributes:
+        env_id: the Gymnasium id whose episodes the tables play
+            (``"poker_env/FiveCardDraw-v0"`` or ``"poker_env/DrawMatch-v0"``).
 
     The hand that ended last at table ``i`` (this or an earlier episode; the record of
-    ``FiveCardDrawEnv``'s ``info["last_hand"]``) is :meth:`last_hand`, decoded on
-    request only, so it costs the step nothing.
+    the single env's ``info["last_hand"]``) is :meth:`last_hand`, decoded on request
+    only, so it costs the step nothing.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -364,9 +417,12 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         num_envs: int,
         *,
         config: DrawConfig | None = None,
-        agent_seat: int = 0,
+        agent_seat: int | str = 0,
         opponent: BatchPolicy | None = None,
         pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
+        mode: str = "pot",
+        match_bonus: float = 100.0,
+        max_hands: int = 1000,
         num_threads: int = 1,
         copy: bool = True,
         illegal_action: str = "passive",
@@ -374,8 +430,19 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an integer >= 1")
-        if agent_seat not in (0, 1):
-            raise ConfigError("agent_seat", agent_seat, "0 or 1")
+        seats = {"human": 0, "computer": 1, 0: 0, 1: 1}
+        if isinstance(agent_seat, bool) or agent_seat not in seats:
+            raise ConfigError("agent_seat", agent_seat, "0 ('human') or 1 ('computer')")
+        if not isinstance(mode, str) or mode not in ("pot", "match"):
+            raise ConfigError("mode", mode, "'pot' (FiveCardDraw-v0) or 'match' (DrawMatch-v0)")
+        if (
+            isinstance(match_bonus, bool)
+            or not isinstance(match_bonus, numbers.Real)
+            or not math.isfinite(match_bonus)
+        ):
+            raise ConfigError("match_bonus", match_bonus, "a finite number (antes)")
+        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
+            raise ConfigError("max_hands", max_hands, "an integer >= 1")
         if opponent is not None and not isinstance(opponent, BatchPolicy):
             raise ConfigError("opponent", opponent, "None or a BatchPolicy (act_batch)")
         if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
@@ -385,15 +452,31 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self.config = config if config is not None else DrawConfig(**rules)
         self.illegal_action = enc.check_illegal_action(illegal_action)
         self.num_envs = num_envs
-        self.agent_seat = agent_seat
+        seat = seats[agent_seat]
+        self.agent_seat = seat
+        self.mode = mode
+        is_match = mode == "match"
+        self.env_id = "poker_env/DrawMatch-v0" if is_match else "poker_env/FiveCardDraw-v0"
+        self.match_bonus = float(match_bonus)
+        self.max_hands = max_hands
+        # Pot mode never truncates: a bound no hand number reaches.
+        self._max_hands = max_hands if is_match else np.iinfo(np.int64).max
         self.opponent = opponent
         self.num_threads = num_threads
         self._threads = TableThreads(num_threads)
         self.copy = copy
         fr = enc.check_pot_fractions(pot_fractions)
         self.pot_fractions = fr
-        self._cfg = self.config.to_array()
-        self._ep, self._fp = enc.env_params(agent_seat, enc.MODE_POT, opponent is None, fr)
+        # As DrawMatchEnv: the buy-back is the agent's decision when it plays her seat
+        # (RULES.md §1, buying back); otherwise she buys back by the default rule.
+        self._cfg = self.config.to_array(buyback_decide=is_match and seat == L.COMPUTER)
+        self._ep, self._fp = enc.env_params(
+            seat,
+            enc.MODE_MATCH if is_match else enc.MODE_POT,
+            opponent is None,
+            fr,
+            self.match_bonus if is_match else 0.0,
+        )
         self._tt = enc.tables_tuple(eval_tables(self.config))
         n_act = 2 + len(fr) + 1 + 33
         lo, hi = enc.observation_bounds(self.config)
@@ -411,7 +494,9 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._terms = np.zeros(N, np.bool_)
         self._truncs = np.zeros(N, np.bool_)
         self._need = np.zeros(N, np.bool_)
-        self._W = np.zeros((N, 2), np.float64)  # per-table reward scratch (both seats)
+        # Per-table rewards (both seats) not yet paid: a step's, or a new match's pots
+        # decided before the agent's first decision (paid with its first step).
+        self._W = np.zeros((N, 2), np.float64)
         self._LG = np.zeros((N, L.LG_SIZE), np.int64)  # per-table legal-row scratch
         self._REC = np.zeros((N, enc.RECORDS_SIZE), np.int64)  # per-table hand records
         self._act = np.zeros(N, np.int64)  # the actions played (passive replacements)
@@ -443,13 +528,21 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             self._REC, self._obs, self._masks, self._need,
         )  # fmt: skip
         self._rewards[:] = 0.0
-        self._terms[:] = False
         self._illegal[:] = False
+        # Every table starts an episode: flagged as restarted while the opponents
+        # move, so the pots they decide before the agent's first decision stay due
+        # (paid with the first step, as in the single env).
+        self._terms[:] = True
+        self._truncs[:] = False
         self._play_opponents()
-        return self._out(self._obs), {
+        self._terms[:] = False
+        info = {
             "action_mask": self._out(self._masks),
             "illegal_action": self._illegal.copy(),
         }
+        if self.mode == "match":
+            info["hand_no"] = self._S[:, L.S_HAND_NO].copy()
+        return self._out(self._obs), info
 
     def step(
         self, actions: Any
@@ -490,25 +583,31 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._refill()
         self._rewards[:] = 0.0
         self._terms[:] = False
+        self._truncs[:] = False
+        mh = self._max_hands
         if self.num_threads > 1:
             self._threads.run(
                 _vec_step_chunks,
                 self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                self._REC, a, self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+                self._REC, a, mh, self._rewards, self._terms, self._truncs, self._obs,
+                self._masks, self._final, self._need,
             )  # fmt: skip
         else:
             _vec_step(
                 self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                self._REC, self._all_rows, a, False,
-                self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+                self._REC, self._all_rows, a, False, mh,
+                self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final,
+                self._need,
             )  # fmt: skip
         self._play_opponents()
         info = {
             "action_mask": self._out(self._masks),
             "final_obs": self._out(self._final),
-            "_final_obs": self._terms.copy(),
+            "_final_obs": self._terms | self._truncs,
             "illegal_action": self._illegal.copy(),
         }
+        if self.mode == "match":
+            info["hand_no"] = self._S[:, L.S_HAND_NO].copy()
         return (
             self._out(self._obs),
             self._rewards.copy(),
@@ -528,8 +627,9 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
     def last_hand(self, i: int) -> enc.HandRecord | None:
         """The hand that ended last at table ``i`` since :meth:`reset`, or None.
 
-        The record (a read-only mapping) of ``FiveCardDrawEnv``'s ``info["last_hand"]`` (winner, how, pot,
-        both hands and their names at a showdown, items settled). With same-step
+        The record (a read-only mapping) of the single env's ``info["last_hand"]``
+        (winner, how, pot, both hands and their names at a showdown, items settled,
+        a buy-back, the match end). With same-step
         autoreset it is the finished episode's last hand until the next one ends.
         """
         j = as_int(i)
@@ -576,6 +676,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             self._refill(rows)
             _vec_step(
                 self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                self._REC, rows, acts, True,
-                self._rewards, self._terms, self._obs, self._masks, self._final, self._need,
+                self._REC, rows, acts, True, self._max_hands,
+                self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final,
+                self._need,
             )  # fmt: skip

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode
 
-from poker_env.envs.draw import FiveCardDrawEnv
+from poker_env.envs.draw import DrawMatchEnv, FiveCardDrawEnv
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.policy import RandomPolicy
 from poker_env.vector.draw import DrawVectorEnv
@@ -197,3 +197,164 @@ def test_two_threads_give_the_same_episodes_as_one(threads: int) -> None:
     one = DrawVectorEnv(300, num_threads=1)
     two = DrawVectorEnv(300, num_threads=threads)
     assert_same_episodes(one, two, seed=11, steps=80)
+
+
+# ----- mode="match": DrawMatch-v0 episodes ------------------------------------------
+
+BUY_BACK = 38  # 2 + K + 32 with the default pot fractions (K = 4)
+_HASH_W = np.random.default_rng(9).integers(1, 1000, 124)
+
+
+class HashPolicy:
+    """A deterministic opponent for single and batched envs alike: a legal action
+    picked by an integer hash of the observation (so the single env and the batch
+    see the same moves, which a shared random stream could not give)."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.act_batch(observation[None], action_mask[None])[0])
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        # Observations hold integers (cards, chips, counts): the hash is exact.
+        k = (observations.astype(np.int64) * _HASH_W).sum(axis=1) % 7919
+        out = np.empty(len(action_masks), np.int64)
+        for j, m in enumerate(action_masks):
+            legal = np.flatnonzero(m)
+            out[j] = legal[k[j] % legal.size]
+        return out
+
+
+@pytest.mark.parametrize("opponent", ["compiled", "batch_policy"])
+@pytest.mark.parametrize("seat", ["computer", "human"])
+def test_match_mode_plays_the_episodes_of_single_draw_match_envs(seat: str, opponent: str) -> None:
+    # Table i seeded s+i plays exactly DrawMatchEnv(seed=s+i) given the same actions:
+    # observations, masks, rewards, terminated, truncated, final observations, hand
+    # numbers, over many match ends, truncations and (as the computer) buy-backs.
+    n, seed, bonus, max_hands = 8, 100, 250.0, 12
+    rules = {"deck": 32, "starting_money": 40, "match_bonus": bonus, "max_hands": max_hands}
+    vec = DrawVectorEnv(
+        n,
+        agent_seat=seat,
+        mode="match",
+        opponent=HashPolicy() if opponent == "batch_policy" else None,
+        **rules,  # type: ignore[arg-type]
+    )
+    assert vec.env_id == "poker_env/DrawMatch-v0"
+    singles = [
+        DrawMatchEnv(
+            agent_seat=seat,
+            opponent=HashPolicy() if opponent == "batch_policy" else None,
+            **rules,  # type: ignore[arg-type]
+        )
+        for _ in range(n)
+    ]
+    obs, info = vec.reset(seed=seed)
+    early = 0  # matches with a pot decided before the agent's first decision
+    hand_no = [0] * n
+    for i, e in enumerate(singles):
+        o, inf = e.reset(seed=seed + i)
+        hand_no[i] = inf["hand_no"]
+        assert np.array_equal(o, obs[i])
+        assert np.array_equal(inf["action_mask"], info["action_mask"][i])
+        assert inf["hand_no"] == info["hand_no"][i]
+        early += inf["last_hand"] is not None
+    # Worth moves between the seats only: no step pays more than all the chips in
+    # play (T / ante antes) except the match's end, which adds +-match_bonus.
+    most = (2 * 40 + 6 * 100) / 5
+    rng = np.random.default_rng(0)
+    ends = {"term": 0, "trunc": 0, "buy_back": 0, "skip_buy_back": 0}
+    for _ in range(1200):
+        masks = info["action_mask"]
+        a = pick(rng, masks)
+        at_buy_back = masks[:, BUY_BACK] == 1
+        ends["buy_back"] += int((at_buy_back & (a == BUY_BACK)).sum())
+        ends["skip_buy_back"] += int((at_buy_back & (a == 1)).sum())
+        obs, rew, term, trunc, info = vec.step(a)
+        assert np.array_equal(info["_final_obs"], term | trunc)
+        for i, e in enumerate(singles):
+            o, r, t, tr, inf = e.step(int(a[i]))
+            assert (r, t, tr) == (rew[i], term[i], trunc[i])
+            assert abs(r) >= bonus - most if t else abs(r) <= most
+            if t or tr:
+                assert np.array_equal(o, info["final_obs"][i])
+                if tr:
+                    # Cut at the agent's first decision after hand max_hands ended
+                    # (DrawMatch-v0's Episode End): the step began within max_hands.
+                    assert hand_no[i] <= max_hands < inf["hand_no"]
+                    assert inf["last_hand"]["hand_no"] >= max_hands
+                o, inf = e.reset()
+                early += inf["last_hand"] is not None
+            else:
+                assert inf["hand_no"] == info["hand_no"][i]
+            assert np.array_equal(o, obs[i])
+            assert np.array_equal(inf["action_mask"], info["action_mask"][i])
+            hand_no[i] = inf["hand_no"]
+        ends["term"] += int(term.sum())
+        ends["trunc"] += int(trunc.sum())
+    assert ends["term"] > 100 and ends["trunc"] > 50
+    assert early > 20  # the pots paid with a new match's first step are covered
+    if seat == "computer":
+        assert ends["buy_back"] > 50 and ends["skip_buy_back"] > 50
+    else:
+        assert ends["buy_back"] == ends["skip_buy_back"] == 0  # her rule decides
+
+
+def test_match_mode_threads_and_last_hand() -> None:
+    one = DrawVectorEnv(200, mode="match", agent_seat=1, starting_money=40, max_hands=6)
+    two = DrawVectorEnv(
+        200, mode="match", agent_seat=1, starting_money=40, max_hands=6, num_threads=2
+    )
+    assert_same_episodes(one, two, seed=5, steps=60)
+    for i in range(4):
+        d = one.last_hand(i)
+        assert d is not None and 1 <= d["hand_no"] <= 6
+
+
+def test_pot_mode_never_truncates_and_names_its_env() -> None:
+    vec = DrawVectorEnv(16, starting_money=20)
+    assert vec.env_id == "poker_env/FiveCardDraw-v0" and vec.mode == "pot"
+    _obs, info = vec.reset(seed=0)
+    assert "hand_no" not in info
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        _obs, _r, term, trunc, info = vec.step(pick(rng, info["action_mask"]))
+        assert not trunc.any()
+        assert np.array_equal(info["_final_obs"], term)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"mode": "matches"}, "mode"),
+        ({"mode": None}, "mode"),
+        ({"agent_seat": 2}, "agent_seat"),
+        ({"agent_seat": "her"}, "agent_seat"),
+        ({"agent_seat": True}, "agent_seat"),
+        ({"max_hands": 0}, "max_hands"),
+        ({"max_hands": 2.0}, "max_hands"),
+        ({"max_hands": True}, "max_hands"),
+        ({"match_bonus": float("nan")}, "match_bonus"),
+        ({"match_bonus": "100"}, "match_bonus"),
+    ],
+)
+def test_bad_match_arguments(kwargs: dict[str, object], field: str) -> None:
+    with pytest.raises(ConfigError) as e:
+        DrawVectorEnv(2, **kwargs)  # type: ignore[arg-type]
+    assert e.value.field == field
+
+
+def test_the_draw_match_game_trains_the_computer_seat_on_the_match_env() -> None:
+    # agents.games "draw-match": the batched env plays DrawMatch-v0 with the agent in
+    # the computer's seat (the single env's agent_seat="computer"); a policy file
+    # describes it as DrawMatch-v0 with the single env's options.
+    from agents.games import get_game
+    from agents.runtime import describe_env
+
+    spec = get_game("draw-match")
+    vec = spec.make_vector(4, {"deck": 32})
+    assert isinstance(vec, DrawVectorEnv)
+    assert (vec.mode, vec.agent_seat, vec.config.deck_name) == ("match", 1, "short")
+    assert spec.make_vector(4, seat=0).agent_seat == 0
+    single = spec.make_env({"deck": 32})
+    assert describe_env(vec) == describe_env(single)
+    assert describe_env(vec).env_id == "poker_env/DrawMatch-v0"
+    assert describe_env(DrawVectorEnv(2, deck=32)).env_id == "poker_env/FiveCardDraw-v0"

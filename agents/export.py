@@ -430,7 +430,7 @@ def _onnx_module(model: Any) -> Any:
         def forward(self, observation: torch.Tensor) -> torch.Tensor:
             x = observation.flatten(1)
             if self.scale is not None:
-                x = x * self.scale
+                x = x * self.scale  # type: ignore[operator]
             return self.action_net(self.policy_net(x))  # type: ignore[no-any-return]
 
     return _Actor().eval()

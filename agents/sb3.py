@@ -41,10 +41,12 @@ __all__ = [
 ]
 
 
-def observation_scale(space: gym.spaces.Box) -> NDArray[np.float32]:
+def observation_scale(space: gym.spaces.Space[Any]) -> NDArray[np.float32]:
     """Per-entry factors that bring an observation into [-1, 1]: ``1 / max(1, |low|,
     |high|)``. Chip counts (draw's pot and money run to thousands) would otherwise
     saturate the first tanh layer; entries already within [-1, 1] are left alone."""
+    if not isinstance(space, gym.spaces.Box):
+        raise ConfigError("observation space", space, "a Box")
     bound = np.maximum(np.abs(space.low), np.abs(space.high)).astype(np.float64)
     bound = np.where(np.isfinite(bound), bound, 1.0)
     return (1.0 / np.maximum(bound, 1.0)).astype(np.float32)
@@ -54,7 +56,7 @@ def _scaled_flatten_class() -> Any:
     import torch
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-    class _ScaledFlatten(BaseFeaturesExtractor):  # type: ignore[misc]
+    class _ScaledFlatten(BaseFeaturesExtractor):
         def __init__(self, observation_space: gym.spaces.Box, scale: Sequence[float]) -> None:
             size = int(np.prod(observation_space.shape))
             super().__init__(observation_space, features_dim=size)
@@ -63,7 +65,8 @@ def _scaled_flatten_class() -> Any:
             self.register_buffer("scale", torch.as_tensor(np.asarray(scale, np.float32)))
 
         def forward(self, observations: Any) -> Any:
-            return torch.flatten(observations, start_dim=1) * self.scale
+            scale: torch.Tensor = self.scale  # type: ignore[assignment]
+            return torch.flatten(observations, start_dim=1) * scale
 
     _ScaledFlatten.__name__ = _ScaledFlatten.__qualname__ = "ScaledFlatten"
     _ScaledFlatten.__module__ = __name__

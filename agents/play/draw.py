@@ -101,7 +101,9 @@ class DrawSession(Session):
             deck=deck_n, starting_money=money, wardrobe=DEFAULT_WARDROBE[:n_items]
         )
         self.g = DrawGame(self.config, seed=seed, buyback="decide")
-        self.computer = ComputerOpponent("draw-match", opponent, options={"deck": deck_n}, seed=seed)
+        self.computer = ComputerOpponent(
+            "draw-match", opponent, options={"deck": deck_n}, seed=seed
+        )
         self._ep, self._fp = enc.env_params(-1, enc.MODE_MATCH, False, enc.DEFAULT_POT_FRACTIONS)
         self._num_sizes = len(enc.DEFAULT_POT_FRACTIONS) + 1
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)

@@ -213,7 +213,7 @@ class HoldemSession(Session):
                 self._play(g.all_in)
             else:
                 to = int(self._amounts[a])
-                self._play(lambda to=to: g.raise_to(to))  # type: ignore[misc]
+                self._play(lambda to=to: g.raise_to(to))
 
     def _play(self, action: Any) -> None:
         """Apply one action of the seat to act, log it, and close a decided hand."""
@@ -349,7 +349,7 @@ class HoldemSession(Session):
                     raise SaveFileError(f"{where}.actions[{j}]: {exc}") from None
                 if g.phase != "betting":
                     raise SaveFileError(f"{where}.actions[{j}]: the hand was already over")
-                self._play(lambda action=action: g.apply(action))  # type: ignore[misc]
+                self._play(lambda action=action: g.apply(action))
         except PokerEnvError as exc:
             raise SaveFileError(f"{where}: {exc}") from None
         if last and g.phase == "over" and not self._over:

@@ -34,10 +34,10 @@ from poker_env.games.red_dog import (
     ForfeitRecord,
     GameOverRecord,
     LeaveRecord,
+    Record,
     RedDogAction,
     RedDogConfig,
     RedDogGame,
-    Record,
 )
 
 __all__ = ["RedDogSession"]

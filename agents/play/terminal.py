@@ -109,7 +109,10 @@ def _draw_table(view: dict[str, Any], fancy: bool, marked: frozenset[int]) -> Re
             label += " (bought back)"
         ward.append(label, style=style)
         ward.append("  ")
-    drawn = lambda d: "-" if d is None else str(d)  # noqa: E731
+
+    def drawn(d: int | None) -> str:
+        return "-" if d is None else str(d)
+
     grid = Table.grid(padding=(0, 2))
     grid.add_row(
         Text("SHE", style="bold magenta"),
@@ -276,7 +279,9 @@ def _save(session: Session, path: Path, console: Console) -> None:
     tmp.write_text(session.to_json(), encoding="utf-8")
     os.replace(tmp, path)
     opts = f"{session.game} --resume {path}"
-    console.print(Text(f"Saved to {path}. Continue with: poker-play {opts}", style="bold"))
+    console.print(
+        Text(f"Saved to {path}. Continue with: poker-play {opts}", style="bold"), soft_wrap=True
+    )
 
 
 def play(
@@ -384,7 +389,9 @@ def main(
                 opts["players"] = args.players
             session = new_session(args.game, **opts)
     except (ConfigError, SaveFileError) as exc:
-        console.print(f"poker-play: cannot start: {exc}", markup=False, highlight=False)
+        console.print(
+            f"poker-play: cannot start: {exc}", markup=False, highlight=False, soft_wrap=True
+        )
         return 2
     if args.game not in GAME_NAMES:  # pragma: no cover - argparse's choices
         return 2

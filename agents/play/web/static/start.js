@@ -7,6 +7,7 @@
   const playersField = document.getElementById("players-field");
   const players = document.getElementById("players");
   const error = document.getElementById("start-error");
+  const itemsField = document.getElementById("items-field");
 
   function game() {
     return form.querySelector("input[name=game]:checked").value;
@@ -15,6 +16,7 @@
   function update() {
     const g = game();
     deckField.classList.toggle("hidden", g !== "draw");
+    itemsField.classList.toggle("hidden", g !== "draw");
     playersField.classList.toggle("hidden", g === "draw");
     if (g === "holdem" && players.dataset.touched !== "1") players.value = "2";
     if (g === "reddog" && players.dataset.touched !== "1") players.value = "4";
@@ -31,6 +33,12 @@
     const body = { game: g, opponent: form.opponent.value };
     if (g === "draw") body.deck = Number(form.deck.value);
     else body.players = Number(players.value);
+    // Optional numbers: sent only when filled in (the server checks them).
+    const extra = g === "draw" ? ["money", "items", "seed"] : ["money", "seed"];
+    for (const name of extra) {
+      const v = form[name].value.trim();
+      if (v !== "") body[name] = Number(v);
+    }
     const button = document.getElementById("start-button");
     button.disabled = true;
     try {

@@ -1,0 +1,247 @@
+"""The terminal front end through piped standard input: whole games, refusals with
+their reasons, saving and resuming."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from agents.play import load_session, new_session
+from agents.play.common import Button, Session
+from agents.play.terminal import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(
+    argv: Sequence[str], lines: Sequence[str], save: Path, width: int = 100
+) -> tuple[int, str]:
+    """Run ``poker-play`` in-process with ``lines`` as its standard input (a pipe: no
+    terminal), returning the exit status and everything it printed."""
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None)
+    stdin = io.StringIO("".join(line + "\n" for line in lines))
+    code = main([*argv, "--save", str(save)], stdin=stdin, console=console)
+    return code, out.getvalue()
+
+
+Strategy = Callable[[dict[str, Button]], str]
+
+
+def _lines_for(game: str, options: dict[str, object], strategy: Strategy) -> list[str]:
+    """The lines a person following ``strategy`` types in a whole game (worked out on a
+    session with the same seed: the game depends on the seed and the lines only)."""
+    s: Session = new_session(game, **options)  # type: ignore[arg-type]
+    lines = []
+    while not s.is_over:
+        line = strategy({b.name: b for b in s.buttons()})
+        lines.append(line)
+        word, *rest = line.split()
+        button = s.find_button(word)
+        amount = rest[0] if rest and button.takes_amount else None
+        if amount == "max":
+            amount = str(button.max_amount)
+        s.act(button.name, amount, rest if button.takes_cards else ())
+    return lines
+
+
+def _pressure(b: dict[str, Button]) -> str:
+    # Raise or bet the most allowed, else call / check; never drop; stand pat.
+    for name, line in (("RAISE", "r max"), ("BET", "b max"), ("CALL", "c"), ("DRAW", "d")):
+        if name in b:
+            return line
+    return "s"
+
+
+def _calling_station(b: dict[str, Button]) -> str:
+    for name, line in (("CALL", "c"), ("DRAW", "d"), ("STAY", "s")):
+        if name in b:
+            return line
+    raise AssertionError(b)
+
+
+def test_a_whole_draw_match_the_person_wins(tmp_path: Path) -> None:
+    """Seed 27 (found by search): she runs out of money and items; RULES.md §1, the
+    human wins when she has to stake and has no item left."""
+    opts = {"seed": 27, "money": 50, "items": 1}
+    lines = _lines_for("draw", opts, _pressure)
+    code, out = _run(
+        ["draw", "--seed", "27", "--money", "50", "--items", "1"], lines, tmp_path / "s.json"
+    )
+    assert code == 0
+    assert "She stakes her hat (100 in chips)." in out
+    assert "She loses her hat." in out
+    assert "You won the match: she had to stake and had nothing left to stake." in out
+    assert "─ Final ─" in out[-600:]  # the final screen
+    assert "Not accepted" not in out
+    assert not (tmp_path / "s.json").exists()  # a finished match is not saved
+
+
+def test_a_whole_draw_match_the_computer_wins(tmp_path: Path) -> None:
+    opts = {"seed": 5, "money": 20, "items": 1}
+    lines = _lines_for("draw", opts, _calling_station)
+    code, out = _run(
+        ["draw", "--seed", "5", "--money", "20", "--items", "1"], lines, tmp_path / "s.json"
+    )
+    assert code == 0
+    assert "She won the match: you cannot pay the ante." in out
+    # Showdowns name both hands (the evaluator's names).
+    assert "Showdown. You: " in out and "She: " in out
+    assert out.count("Showdown.") >= 2
+
+
+def test_the_same_lines_as_a_cycle_also_finish_a_match(tmp_path: Path) -> None:
+    """A fixed cycle of keys (what a shell pipe gives): illegal ones are refused with
+    the reason and the next line is read; the match still ends."""
+    lines = list(itertools.islice(itertools.cycle(["c", "d", "s"]), 600))
+    code, out = _run(["draw", "--seed", "0", "--money", "20"], lines, tmp_path / "s.json")
+    assert code == 0
+    assert "won the match" in out
+    assert "Not accepted: 'c' is not a legal button now; legal:" in out
+
+
+def test_bad_input_is_asked_again_with_the_reason_and_changes_nothing(tmp_path: Path) -> None:
+    s = new_session("draw", seed=1)
+    assert [b.name for b in s.buttons()] == ["BET", "STAY", "DROP"]  # seed 1: you act first
+    lines = ["xyzzy", "c", "b 99999", "b 4.5", "b", "3", "abc", "7", "", "q"]
+    code, out = _run(["draw", "--seed", "1"], lines, tmp_path / "s.json")
+    assert code == 0
+    for reason in (
+        "Not accepted: 'xyzzy' is not a legal button now; legal: BET 5..495, STAY, DROP",
+        "Not accepted: 'c' is not a legal button now",
+        "Not accepted: BET 99999 is out of bounds: from 5 to 495 (chips to bet)",
+        "Not accepted: the amount of BET must be a whole number, not '4.5'",
+        "Not accepted: BET 3 is out of bounds: from 5 to 495",
+        "Not accepted: the amount of BET must be a whole number, not 'abc'",
+    ):
+        assert reason in out
+    # Refusals changed nothing: the first action of the match is the BET of 7 given
+    # when the amount was asked again (after 3 and abc were refused).
+    saved = json.loads((tmp_path / "s.json").read_text())
+    assert saved["state"]["actions"][0] == ["BET", 7]
+    assert out.count("BET: how much (5..495, chips to bet)?") == 3
+
+
+def test_cards_marked_by_number_then_draw(tmp_path: Path) -> None:
+    s = new_session("draw", seed=4)
+    pre: list[str] = []
+    while not any(b.takes_cards for b in s.buttons()):
+        names = [b.name for b in s.buttons()]
+        pre.append("s" if "STAY" in names else "d")
+        s.act("STAY" if "STAY" in names else "DRAW")
+    lines = [*pre, "1 1", "9", "2", "5", "5", "3", "d", "q"]
+    code, out = _run(["draw", "--seed", "4"], lines, tmp_path / "s.json")
+    assert code == 0
+    assert "Not accepted: card 1 is named twice" in out
+    assert "Not accepted: card 9 does not exist" in out
+    assert "2*" in out  # a marked card is shown marked
+    assert "You change 2 cards." in out  # 2 and 3 marked (5 marked and unmarked)
+    saved = json.loads((tmp_path / "s.json").read_text())
+    assert ["DISCARD", 0b110] in saved["state"]["actions"]
+
+
+def test_save_with_q_and_resume_continue_the_same_match(tmp_path: Path) -> None:
+    save = tmp_path / "match.json"
+    argv = ["draw", "--seed", "9", "--money", "40", "--items", "2"]
+    lines = _lines_for("draw", {"seed": 9, "money": 40, "items": 2}, _calling_station)
+    code, out = _run(argv, [*lines[:6], "q"], save)
+    assert code == 0 and f"Saved to {save}" in out and "--resume" in out
+    text = save.read_text()
+    assert json.loads(text)["format"] == "poker_env.play"
+    session = load_session(text)
+    # The screen after resuming is the one that was left (the table, the buttons).
+    last_table = out[out.rindex("╭") : out.rindex("╯") + 1]
+    code, again = _run(["draw", "--resume", str(save)], ["q"], save)
+    assert code == 0
+    assert again[again.index("╭") : again.index("╯") + 1] == last_table
+    assert load_session(save.read_text()).to_json() == session.to_json()
+    # And it plays on to the end.
+    code, end = _run(["draw", "--resume", str(save)], lines[6:], save)
+    assert code == 0 and "won the match" in end
+
+
+def test_end_of_input_and_ctrl_c_save_the_game(tmp_path: Path) -> None:
+    code, _ = _run(["reddog", "--seed", "1"], [], tmp_path / "eof.json")
+    assert code == 0 and (tmp_path / "eof.json").exists()
+
+    class CtrlC(io.StringIO):
+        def readline(self, size: int = -1) -> str:
+            raise KeyboardInterrupt
+
+    out_io = io.StringIO()
+    save = tmp_path / "int.json"
+    code = main(
+        ["holdem", "--seed", "1", "--save", str(save)],
+        stdin=CtrlC(),
+        console=Console(file=out_io, width=100, color_system=None),
+    )
+    assert code == 0 and load_session(save.read_text(), "holdem").game == "holdem"
+
+
+def test_a_whole_red_dog_game_shows_what_each_player_did(tmp_path: Path) -> None:
+    lines = ["b max"] * 40
+    code, out = _run(["reddog", "--seed", "2", "--players", "4"], lines, tmp_path / "s.json")
+    assert code == 0
+    assert "Game over: " in out
+    for seat in (1, 2, 3):
+        assert f"Seat {seat} bets" in out or f"Seat {seat} forfeits" in out
+    assert "the dealer turns" in out
+
+
+def test_a_whole_holdem_game_at_a_table_of_three(tmp_path: Path) -> None:
+    lines = list(itertools.islice(itertools.cycle(["a", "c"]), 400))
+    code, out = _run(
+        ["holdem", "--seed", "1", "--players", "3", "--money", "30"], lines, tmp_path / "s.json"
+    )
+    assert code == 0
+    assert "Game over: you" in out
+    assert "Seat 1 " in out and "Seat 2 " in out
+    assert "shows" in out  # hands shown down, named
+
+
+def test_bad_options_and_files_say_why(tmp_path: Path) -> None:
+    code, out = _run(["draw", "--items", "9"], [], tmp_path / "s.json")
+    assert code == 2 and "cannot start: bad config: items=9" in out
+    code, out = _run(["draw", "--resume", str(tmp_path / "missing.json")], [], tmp_path / "s")
+    assert code == 2 and "cannot read" in out
+    (tmp_path / "bad.json").write_text('{"format": "poker_env.play", "version": 1}')
+    code, out = _run(["draw", "--resume", str(tmp_path / "bad.json")], [], tmp_path / "s")
+    assert code == 2 and "saved game of None" in out
+    code, out = _run(["draw", "--opponent", "normal"], [], tmp_path / "s.json")
+    if code == 2:  # no shipped model yet: a clear message naming the missing file
+        assert "no shipped model draw_match52.npz" in out
+
+
+def test_the_script_plays_through_a_real_pipe(tmp_path: Path) -> None:
+    """scripts/play.py as a person's shell runs it, standard input a pipe."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "COLUMNS": "90"}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "play.py"),
+            *("reddog", "--players", "2", "--seed", "3", "--save", str(tmp_path / "s.json")),
+        ],
+        input="f\n" * 60,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Red Dog · deal 1 of 2" in proc.stdout
+    assert "Game over: " in proc.stdout
+    assert "♠" in proc.stdout or "♥" in proc.stdout or "♦" in proc.stdout or "♣" in proc.stdout
+    shot = os.environ.get("POKER_ENV_SCREENSHOTS")
+    if shot:  # a terminal screen captured to text, for people to look at
+        Path(shot).mkdir(parents=True, exist_ok=True)
+        (Path(shot) / "terminal-reddog.txt").write_text(proc.stdout, encoding="utf-8")

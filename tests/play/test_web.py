@@ -1,0 +1,214 @@
+"""The browser app's API through Starlette's TestClient: validation and refusals,
+separate games, persistence across a restart, and no way from a request to a file."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from agents.play import load_session
+from agents.play.web.app import ID_PATTERN, create_app
+
+
+def _client(data: Path) -> TestClient:
+    return TestClient(create_app(data, allowed_hosts=["testserver"]))
+
+
+def _new(c: TestClient, **body: Any) -> tuple[str, dict[str, Any]]:
+    r = c.post("/api/games", json={"game": "draw", "seed": 1, **body})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["view"]
+
+
+def _act(c: TestClient, gid: str, **body: Any) -> Any:
+    return c.post(f"/api/games/{gid}/act", json=body)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    return _client(tmp_path / "games")
+
+
+def test_a_game_is_created_shown_and_played(client: TestClient, tmp_path: Path) -> None:
+    gid, view = _new(client)
+    assert ID_PATTERN.fullmatch(gid)
+    assert view["game"] == "draw" and view["to_act"] == "you"
+    assert [b["name"] for b in view["buttons"]] == ["BET", "STAY", "DROP"]
+    bet = view["buttons"][0]
+    assert (bet["min"], bet["max"], bet["key"]) == (5, 495, "b")
+    r = _act(client, gid, button="BET", amount=7)
+    assert r.status_code == 200
+    texts = [e["text"] for e in r.json()["view"]["events"]]
+    assert texts[0] == "You BET 7."
+    assert client.get(f"/api/games/{gid}").json()["view"] == r.json()["view"]
+    # Saved on disk after every change, as JSON named by the server.
+    files = os.listdir(tmp_path / "games")
+    assert files == [f"{gid}.json"]
+    saved = (tmp_path / "games" / files[0]).read_text()
+    assert load_session(saved).view()["you"] == r.json()["view"]["you"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "reason"),
+    [
+        (
+            {"button": "CALL"},
+            409,
+            "'CALL' is not a legal button now; legal: BET 5..495, STAY, DROP",
+        ),
+        ({"button": "BET", "amount": 496}, 409, "BET 496 is out of bounds: from 5 to 495"),
+        ({"button": "BET"}, 409, "BET needs an amount from 5 to 495"),
+        ({"button": "BET", "amount": 7.5}, 400, "amount must be a whole number of chips"),
+        ({"button": "BET", "amount": "7"}, 400, "amount must be a whole number of chips"),
+        ({"button": "BET", "amount": True}, 400, "amount must be a whole number of chips"),
+        ({"button": "STAY", "cards": [1]}, 409, "STAY takes no cards"),
+        ({"button": "STAY", "cards": "1"}, 400, "cards must be a list of card numbers"),
+        ({"button": 3}, 400, "button must be a button's name"),
+        ({"button": "x" * 21}, 400, "button must be a button's name"),
+        ({"button": "STAY", "path": "/etc/passwd"}, 400, "unknown field 'path'"),
+        ({}, 400, "button must be a button's name"),
+    ],
+)
+def test_bad_actions_answer_4xx_with_the_reason_and_change_nothing(
+    client: TestClient, body: dict[str, Any], status: int, reason: str
+) -> None:
+    gid, view = _new(client)
+    r = _act(client, gid, **body)
+    assert r.status_code == status
+    assert r.json()["error"].startswith(reason)
+    assert client.get(f"/api/games/{gid}").json()["view"] == view
+
+
+def test_bodies_that_are_not_json_objects_are_refused(client: TestClient) -> None:
+    gid, view = _new(client)
+    url = f"/api/games/{gid}/act"
+    r = client.post(url, content=b"button=STAY", headers={"Content-Type": "text/plain"})
+    assert r.status_code == 415  # a plain form from another site's page cannot act
+    r = client.post(url, content=b"[1, 2]", headers={"Content-Type": "application/json"})
+    assert (r.status_code, r.json()["error"]) == (400, "the body must be a JSON object")
+    r = client.post(url, content=b"{oops", headers={"Content-Type": "application/json"})
+    assert (r.status_code, r.json()["error"]) == (400, "the body is not JSON")
+    big = json.dumps({"button": "STAY", "cards": [1] * 3000}).encode()
+    r = client.post(url, content=big, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    assert client.get(f"/api/games/{gid}").json()["view"] == view
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        ({"game": "chess"}, "game must be one of"),
+        ({"game": "draw", "opponent": "/etc/passwd"}, "opponent must be one of"),
+        ({"game": "draw", "opponent": "../agents/models/x.npz"}, "opponent must be one of"),
+        ({"game": "draw", "deck": 40}, "deck must be 32 or 52"),
+        ({"game": "draw", "deck": True}, "deck must be 32 or 52"),
+        ({"game": "holdem", "players": 11}, "players must be a whole number from 2 to 10"),
+        ({"game": "holdem", "deck": 32}, "deck is an option of the draw only"),
+        ({"game": "draw", "players": 3}, "players is not an option of the draw"),
+        ({"game": "draw", "seed": -1}, "seed must be a whole number"),
+        ({"game": "draw", "file": "x"}, "unknown field 'file'"),
+    ],
+)
+def test_bad_new_games_are_refused(client: TestClient, body: dict[str, Any], reason: str) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 400 and r.json()["error"].startswith(reason)
+
+
+def test_a_missing_shipped_model_is_a_clear_400(client: TestClient) -> None:
+    r = client.post("/api/games", json={"game": "draw", "opponent": "hard"})
+    if r.status_code != 201:  # no shipped model yet
+        assert r.status_code == 400
+        assert "no shipped model draw_match52.npz" in r.json()["error"]
+
+
+def test_games_are_separate(client: TestClient) -> None:
+    a, view_a = _new(client, seed=1)
+    b, view_b = _new(client, seed=1)
+    assert a != b
+    assert _act(client, a, button="BET", amount=9).status_code == 200
+    # The same seed, the same deal, but b is untouched by a's action.
+    assert client.get(f"/api/games/{b}").json()["view"] == view_b
+    assert client.get(f"/api/games/{a}").json()["view"] != view_a
+    # An id that is not a game's: 404, even of the right shape.
+    other = "A" * 22
+    assert _act(client, other, button="STAY").status_code == 404
+    assert client.get(f"/api/games/{other}").status_code == 404
+
+
+def test_a_restart_loses_nothing(tmp_path: Path) -> None:
+    data = tmp_path / "games"
+    c1 = _client(data)
+    gid, first = _new(c1, game="holdem", players=3, money=60)
+    call = next(b["name"] for b in first["buttons"] if b["name"] in ("CALL", "CHECK"))
+    assert _act(c1, gid, button=call).status_code == 200
+    view = c1.get(f"/api/games/{gid}").json()["view"]
+    c2 = _client(data)  # a new app over the same folder: the server restarted
+    again = c2.get(f"/api/games/{gid}").json()["view"]
+    view.pop("events"), again.pop("events")
+    assert again == view
+    buttons = again["buttons"]
+    assert _act(c2, gid, button=buttons[0]["name"], amount=buttons[0]["min"]).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/games/..%2F..%2Fetc%2Fpasswd",
+        "/api/games/../../etc/passwd",
+        "/api/games/%2e%2e%2fsecret",
+        "/api/games/" + "A" * 21 + ".",
+        "/api/games/" + "A" * 23,
+        "/api/games/AAAAAAAAAAAAAAAAAAAAA%00",
+        "/game/..%2F..%2Fpyproject.toml",
+        "/static/../app.py",
+        "/static/..%2Fapp.py",
+        "/static/%2e%2e/app.py",
+        "/etc/passwd",
+    ],
+)
+def test_paths_from_the_client_never_reach_the_file_system(
+    client: TestClient, tmp_path: Path, path: str
+) -> None:
+    outside = tmp_path / "secret.json"
+    outside.write_text('{"format": "poker_env.play"}')
+    r = client.get(path)
+    assert r.status_code == 404
+    assert "poker_env.play" not in r.text and "import" not in r.text
+    r = client.post(path + "/act", json={"button": "STAY"})
+    assert r.status_code in (404, 405)
+    assert outside.read_text() == '{"format": "poker_env.play"}'
+
+
+def test_a_saved_file_planted_with_a_foreign_name_is_not_served(
+    client: TestClient, tmp_path: Path
+) -> None:
+    gid, _ = _new(client)
+    data = tmp_path / "games"
+    (data / "notes.json").write_text((data / f"{gid}.json").read_text())
+    assert client.get("/api/games/notes").status_code == 404
+    assert client.get("/api/games/notes.json").status_code == 404
+
+
+def test_pages_and_headers(client: TestClient) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and "Play against the computer" in r.text
+    csp = r.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    gid, _ = _new(client)
+    assert client.get(f"/game/{gid}").status_code == 200
+    assert client.get("/game/" + "B" * 22).status_code == 404
+    assert client.get("/static/game.js").status_code == 200
+    assert client.get(f"/api/games/{gid}").headers["cache-control"] == "no-store"
+
+
+def test_only_loopback_host_names_are_answered_by_default(tmp_path: Path) -> None:
+    c = TestClient(create_app(tmp_path / "g"), base_url="http://127.0.0.1")
+    assert c.get("/").status_code == 200
+    # DNS rebinding: a page of evil.example resolving to 127.0.0.1 is refused.
+    assert c.get("/", headers={"Host": "evil.example"}).status_code == 400

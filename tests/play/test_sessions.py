@@ -389,3 +389,28 @@ def test_missing_shipped_models_are_a_clear_config_error() -> None:
     with pytest.raises(ConfigError, match="game"):
         new_session("chess")
     assert COMPUTER == 1
+
+
+def test_views_never_hold_a_hidden_card() -> None:
+    """What a front end is sent: her cards in the draw and the other seats' hole
+    cards in Hold'em stay out of the view until shown down."""
+    from poker_env.cards import format_cards
+
+    s = new_session("draw", seed=12)
+    assert isinstance(s, DrawSession) and not s.results
+    text = json.dumps(s.view())
+    for card in format_cards(s.g.hand(COMPUTER)).split():
+        assert f'"{card}"' not in text
+    h = new_session("holdem", seed=12, players=4)
+    assert isinstance(h, HoldemSession) and not h.results
+    text = json.dumps(h.view())
+    for seat in (1, 2, 3):
+        for card in h.g.hole_cards(seat).split():
+            assert f'"{card}"' not in text and f"{card} " not in text
+    r = new_session("reddog", seed=12, players=4)
+    assert isinstance(r, RedDogSession)
+    text = json.dumps(r.view()["cards"])
+    shown = set(r.g.shown_cards) | set(r.g.turned_cards)
+    for seat in (1, 2, 3):
+        for c in set(r.g.hand(seat)) - shown:
+            assert f'"{format_cards([c])}"' not in text

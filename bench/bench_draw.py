@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -57,8 +58,8 @@ def _single_env_rate(env: FiveCardDrawEnv | DrawMatchEnv, steps: int = 20_000) -
     return rate(run, min_seconds=2.0)
 
 
-def _vector_rate(num_envs: int, threads: int, steps: int = 30) -> float:
-    vec = DrawVectorEnv(num_envs, num_threads=threads, copy=False)
+def _vector_rate(num_envs: int, threads: int, steps: int = 30, **kwargs: Any) -> float:
+    vec = DrawVectorEnv(num_envs, num_threads=threads, copy=False, **kwargs)
     _, info = vec.reset(seed=0)
     rng = np.random.default_rng(0)
     out = np.zeros(num_envs, np.int64)
@@ -133,6 +134,14 @@ def main() -> None:
     ]
     rows.append(
         Row(f"DrawVectorEnv N={n}, 2 threads", _vector_rate(n, 2), "steps/s", "target >= 3,000,000")
+    )
+    rows.append(
+        Row(
+            f"DrawVectorEnv N={n}, mode='match' (agent = computer), 1 thread",
+            _vector_rate(n, 1, mode="match", agent_seat="computer"),
+            "steps/s",
+            "DrawMatch-v0 tables",
+        )
     )
     rows += [
         Row("DrawAECEnv (PettingZoo AEC, both seats)", _aec_rate(), "steps/s", "agent steps"),

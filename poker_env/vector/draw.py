@@ -11,7 +11,6 @@ with seeds ``s .. s+N-1`` play exactly the episodes of N single envs with those 
 from __future__ import annotations
 
 import math
-import numbers
 from typing import Any
 
 import gymnasium as gym
@@ -437,7 +436,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             raise ConfigError("mode", mode, "'pot' (FiveCardDraw-v0) or 'match' (DrawMatch-v0)")
         if (
             isinstance(match_bonus, bool)
-            or not isinstance(match_bonus, numbers.Real)
+            or not isinstance(match_bonus, (int, float, np.integer, np.floating))
             or not math.isfinite(match_bonus)
         ):
             raise ConfigError("match_bonus", match_bonus, "a finite number (antes)")

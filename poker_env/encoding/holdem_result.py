@@ -31,6 +31,7 @@ hand 1 over (showdown), board Qs Js Ts 2h 3d, pot 20
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -48,6 +49,7 @@ UNCONTESTED = "uncontested"  # the last player in: wins without showing
 FOLDED = "folded"
 LEFT = "left"  # left mid-hand (RULES.md §3 "escape"), penalty paid
 
+_ROW_END = K.BOARD + 5
 _OUTCOME = {K.ACTIVE: UNCONTESTED, K.ALLIN: UNCONTESTED, K.FOLDED: FOLDED, K.LEFT: LEFT}
 
 
@@ -79,9 +81,12 @@ class SeatResult:
     net: int
 
 
-@dataclass(frozen=True)
 class HandResult:
     """A finished hand: the board, who showed what, who was paid what.
+
+    Built by :func:`hand_result` from a copy of the table row; the text fields and
+    ``seats`` are read from it on first use (an env makes one per decided hand,
+    often more than it reads).
 
     Attributes:
         hand: the hand's number in the episode, from 1.
@@ -92,14 +97,74 @@ class HandResult:
         seats: the seats dealt into the hand, in seat order.
     """
 
-    hand: int
-    street: str
-    board: str
-    button: int
-    small_blind: int
-    big_blind: int
-    pot: int
-    seats: tuple[SeatResult, ...]
+    def __init__(self, row: NDArray[np.integer], hand: int) -> None:
+        # `row` is kept as given: hand_result passes a copy.
+        self._row = row
+        self.hand = hand
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandResult):
+            return NotImplemented
+        return self.hand == other.hand and bool(np.array_equal(self._row, other._row))
+
+    def __hash__(self) -> int:
+        return hash((self.hand, self._row.tobytes()))
+
+    def __repr__(self) -> str:
+        return (
+            f"HandResult(hand={self.hand}, street={self.street!r}, board={self.board!r}, "
+            f"pot={self.pot}, winners={self.winners})"
+        )
+
+    @property
+    def street(self) -> str:
+        return STREET_NAMES[int(self._row[K.STREET])]
+
+    @cached_property
+    def board(self) -> str:
+        s = self._row
+        return format_cards(s[K.BOARD : K.BOARD + int(s[K.NUM_BOARD])])
+
+    @property
+    def button(self) -> int:
+        return int(self._row[K.BUTTON])
+
+    @property
+    def small_blind(self) -> int:
+        return int(self._row[K.SB])
+
+    @property
+    def big_blind(self) -> int:
+        return int(self._row[K.BB])
+
+    @property
+    def pot(self) -> int:
+        return sum(r.won for r in self.seats)
+
+    @cached_property
+    def seats(self) -> tuple[SeatResult, ...]:
+        s = self._row
+        out = []
+        for q in range(int(s[K.NUM_SEATS])):
+            status = int(s[K.STATUS + q])
+            if status not in _OUTCOME:
+                continue  # not dealt in (empty seat, or seated without chips)
+            rank = int(s[K.RANK + q])
+            shown = rank >= 0
+            out.append(
+                SeatResult(
+                    seat=q,
+                    outcome=SHOWDOWN if shown else _OUTCOME[status],
+                    cards=format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2]) if shown else None,
+                    rank=rank,
+                    name=hand_name(rank) if shown else None,
+                    description=describe_hand(rank) if shown else None,
+                    put_in=int(s[K.COMMIT + q]),
+                    won=int(s[K.WON + q]),
+                    net=int(s[K.STACK + q] - s[K.START_STACK + q]),
+                )
+            )
+        return tuple(out)
 
     @property
     def is_showdown(self) -> bool:
@@ -154,36 +219,8 @@ class HandResult:
 
 def hand_result(s: NDArray[np.integer], hand: int) -> HandResult:
     """The result of the hand decided in table row ``s`` (phase over, before its end is
-    processed: folds and leavers still marked), numbered ``hand``."""
-    if int(s[K.PHASE]) != K.PHASE_OVER:
-        raise ValueError(f"hand_result needs a decided hand (phase over), got phase {s[K.PHASE]}")
-    seats = []
-    for q in range(int(s[K.NUM_SEATS])):
-        status = int(s[K.STATUS + q])
-        if status not in _OUTCOME:
-            continue  # not dealt in (empty seat, or seated without chips)
-        rank = int(s[K.RANK + q])
-        shown = rank >= 0
-        seats.append(
-            SeatResult(
-                seat=q,
-                outcome=SHOWDOWN if shown else _OUTCOME[status],
-                cards=format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2]) if shown else None,
-                rank=rank,
-                name=hand_name(rank) if shown else None,
-                description=describe_hand(rank) if shown else None,
-                put_in=int(s[K.COMMIT + q]),
-                won=int(s[K.WON + q]),
-                net=int(s[K.STACK + q] - s[K.START_STACK + q]),
-            )
-        )
-    return HandResult(
-        hand=hand,
-        street=STREET_NAMES[int(s[K.STREET])],
-        board=format_cards(s[K.BOARD : K.BOARD + int(s[K.NUM_BOARD])]),
-        button=int(s[K.BUTTON]),
-        small_blind=int(s[K.SB]),
-        big_blind=int(s[K.BB]),
-        pot=sum(r.won for r in seats),
-        seats=tuple(seats),
-    )
+    processed: folds and leavers still marked), numbered ``hand``. The row is copied."""
+    if s[K.PHASE] != K.PHASE_OVER:
+        raise ValueError(f"a hand result needs a decided hand (phase over), got {s[K.PHASE]}")
+    # Every field a result reads lies before the board's end (the deck is not needed).
+    return HandResult(s[:_ROW_END].copy(), hand)

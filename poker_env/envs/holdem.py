@@ -229,7 +229,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     ``equity_samples`` (200) random boards; compiled, a few µs a step at 200
     samples, and the same numbers as ``HoldemVectorEnv``'s), ``render_mode``
     (None or "ansi": the table from the agent's view, then the last decided hand's
-    result as in ``info["last_hand"]``).
+    result as in ``info["last_hand"]``; "rgb_array": the same as a picture).
 
     ## Version History
 
@@ -341,18 +341,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             self._hand_count,
         )
         self._step_fn: Any = None
-
-    # ------------------------------------------------------------ gymnasium API
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        super().reset(seed=seed)
-        if seed is not None or not self._seeded:
-            # The compiled stream that shuffles, draws buttons and plays the
-            # random opponents starts from the env's seeded Generator.
-            self._rngs[0] = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
-            self._seeded = True
-        args = (
+        self._reset_args = (
             self._states,
             self._rngs,
             self.params,
@@ -364,12 +353,28 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             self._hands,
             self._hand_count,
         )
-        code = _reset_agent(*args)
+        self._reset_fn: Any = None
+
+    # ------------------------------------------------------------ gymnasium API
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None or not self._seeded:
+            # The compiled stream that shuffles, draws buttons and plays the
+            # random opponents starts from the env's seeded Generator.
+            self._rngs[0] = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
+            self._seeded = True
+        if self._reset_fn is None:
+            code = _reset_agent(*self._reset_args)  # compiles or loads the kernel
+            self._reset_fn = _entry_point(_reset_agent, self._reset_args)
+        else:
+            code = self._reset_fn(*self._reset_args)
         if self._opponents is not None:
             while code == E.OPPONENT_TURN:
                 code, _ = self._play_opponent()
                 if code == E.EPISODE_DONE:  # decided before the agent acts: dealt again
-                    code = _reset_agent(*args)
+                    code = self._reset_fn(*self._reset_args)
             self._observe()
         self._done = False
         self._last_hand = None
@@ -380,7 +385,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
         if self._done:
             raise EpisodeFinishedError("Holdem-v0")
-        a = as_int(action)
+        # (the common types first: as_int's checks cost more than the rest of a step's Python)
+        kind = type(action)
+        a = action if kind is int else int(action) if kind is np.int64 else as_int(action)
         na = self._masks.shape[1]
         if a is None or not 0 <= a < na:
             # Not an action of the space at all: refused in both modes, nothing changes.
@@ -470,7 +477,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     # ------------------------------------------------------------ helpers
     def _info(self, illegal: bool) -> dict[str, Any]:
         """The info of a step or reset; also reads the hands decided meanwhile."""
-        finished = self._finished_hands()
+        finished = self._finished_hands() if self._hand_count[0] else ()
         if finished:
             self._last_hand = finished[-1]
         return {

@@ -28,7 +28,12 @@ TINY = {
 
 @pytest.mark.parametrize(
     ("game", "options"),
-    [("draw", {}), ("red-dog", {"num_players": 3}), ("holdem", {"num_players": 6})],
+    [
+        ("draw", {}),
+        ("draw-match", {}),
+        ("red-dog", {"num_players": 3}),
+        ("holdem", {"num_players": 6}),
+    ],
 )
 def test_a_tiny_run_writes_every_artifact(tmp_path: Path, game: str, options: dict) -> None:
     cfg = TrainConfig(game=game, options=options, out=str(tmp_path / "run"), **TINY)

@@ -305,3 +305,65 @@ def results_table(results: Sequence[MatchResult], title: str = "") -> str:
             f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}] | {r.hands:,} |"
         )
     return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class DecisionValue:
+    """Red Dog: exact expected chips per decision of a policy and of the reference
+    policy on the same decisions (RULES.md §2: a bet b is worth b(2p - 1))."""
+
+    policy: float
+    reference: float
+    decisions: int
+    agreement: float
+
+    @property
+    def ratio(self) -> float:
+        return self.policy / self.reference
+
+
+def red_dog_decision_value(
+    policy: BatchPolicy,
+    *,
+    num_players: int = 4,
+    decisions: int = 100_000,
+    seed: int = 0,
+    num_tables: int = 1024,
+) -> DecisionValue:
+    """Play ``policy`` in a seat of Red Dog tables (the reference policy in the others)
+    and compute, at each of its decisions, the exact expectation of the bet it made
+    and of the bet the reference would make: ``b(2p - 1)`` from the exact win
+    probability p of the observation (``-1`` for a forfeit). Only the positions are
+    sampled, not the turned cards."""
+    from agents.baselines.red_dog import ReferencePolicy
+    from poker_env.encoding.red_dog import DEFAULT_BET_FRACTIONS
+
+    spec = get_game("red-dog")
+    env = spec.make_vector(num_tables, {"num_players": num_players}, opponent=ReferencePolicy())
+    fr = np.asarray(DEFAULT_BET_FRACTIONS)
+    reference = ReferencePolicy()
+    total_chips = num_players * 50  # RedDogConfig's default starting_chips
+    p_col = 160 + num_players
+    got = want = 0.0
+    same = n = 0
+    obs, info = env.reset(seed=seed)
+    try:
+        while n < decisions:
+            acts = np.asarray(policy.act_batch(obs, info["action_mask"]), np.int64)
+            ref = reference.act_batch(obs, info["action_mask"])
+            p = obs[:, p_col].astype(np.float64)
+            largest = np.rint(np.minimum(obs[:, 156], obs[:, 157]) * total_chips)
+
+            def value(a: NDArray[np.int64]) -> NDArray[np.float64]:
+                f = fr[np.maximum(a - 1, 0)]
+                bet = np.clip(np.floor(f * largest + 1e-9), 1, np.maximum(largest, 1))
+                return np.where(a == 0, -1.0, bet * (2 * p - 1))
+
+            got += float(value(acts).sum())
+            want += float(value(ref).sum())
+            same += int((acts == ref).sum())
+            n += acts.size
+            obs, _r, _t, _tr, info = env.step(acts)
+    finally:
+        env.close()
+    return DecisionValue(got / n, want / n, n, same / n)

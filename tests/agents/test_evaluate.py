@@ -186,3 +186,30 @@ def test_duplicate_results_are_antisymmetric_for_deterministic_policies(
     assert xy.mean == pytest.approx(-yx.mean, abs=1e-9)
     assert xy.mean != 0.0
     assert xy.half_width == pytest.approx(yx.half_width, rel=1e-9)
+
+
+def test_red_dog_decision_value_uses_the_bets_the_env_makes() -> None:
+    # The batched figure computes each bet from the observation; a slow reference
+    # takes the amount and p the env reports for the bet it really settled
+    # (info["last_bet"]). Both estimate the reference policy's value per decision.
+    from agents.baselines.red_dog import RedDogCallStation, ReferencePolicy
+    from agents.evaluate import red_dog_decision_value
+
+    env = get_game("red-dog").make_env({"num_players": 4}, opponent=ReferencePolicy())
+    me = ReferencePolicy()
+    values = []
+    obs, info = env.reset(seed=9)
+    while len(values) < 4000:
+        obs, _r, term, trunc, info = env.step(me.act(obs, info["action_mask"]))
+        bet = info["last_bet"]
+        if bet is not None:
+            values.append(-1.0 if bet["kind"] == "forfeit" else bet["amount"] * (2 * bet["p"] - 1))
+        if term or trunc:
+            obs, info = env.reset()
+    slow = np.mean(values)
+    slow_half = 1.96 * np.std(values) / np.sqrt(len(values))
+    fast = red_dog_decision_value(ReferencePolicy(), decisions=20_000, num_tables=256, seed=3)
+    assert fast.policy == fast.reference and fast.agreement == 1.0
+    assert abs(fast.policy - slow) < 2 * slow_half + 0.03
+    weak = red_dog_decision_value(RedDogCallStation(), decisions=5_000, num_tables=256)
+    assert weak.policy < 0 < weak.reference and weak.ratio < 0

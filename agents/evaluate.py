@@ -322,6 +322,20 @@ class DecisionValue:
         return self.policy / self.reference
 
 
+def _bet_value(
+    actions: NDArray[np.int64],
+    fractions: NDArray[np.float64],
+    largest: NDArray[np.float64],
+    p: NDArray[np.float64],
+) -> NDArray[np.float64]:
+    """Exact expected chips of Red Dog actions: -1 for a forfeit (action 0), else the
+    bet of ``fractions[a - 1]`` of the largest bet (at least 1 chip; as the engine's
+    ``fraction_bet``) times ``2p - 1``."""
+    f = fractions[np.maximum(actions - 1, 0)]
+    bet = np.clip(np.floor(f * largest + 1e-9), 1, np.maximum(largest, 1))
+    return np.where(actions == 0, -1.0, bet * (2 * p - 1))
+
+
 def red_dog_decision_value(
     policy: BatchPolicy,
     *,
@@ -354,13 +368,8 @@ def red_dog_decision_value(
             p = obs[:, p_col].astype(np.float64)
             largest = np.rint(np.minimum(obs[:, 156], obs[:, 157]) * total_chips)
 
-            def value(a: NDArray[np.int64]) -> NDArray[np.float64]:
-                f = fr[np.maximum(a - 1, 0)]
-                bet = np.clip(np.floor(f * largest + 1e-9), 1, np.maximum(largest, 1))
-                return np.where(a == 0, -1.0, bet * (2 * p - 1))
-
-            got += float(value(acts).sum())
-            want += float(value(ref).sum())
+            got += float(_bet_value(acts, fr, largest, p).sum())
+            want += float(_bet_value(ref, fr, largest, p).sum())
             same += int((acts == ref).sum())
             n += acts.size
             obs, _r, _t, _tr, info = env.step(acts)

@@ -34,6 +34,7 @@ NUM_TABLES = 64
 HYPER = {"n_steps": 128, "batch_size": 2048, "n_epochs": 4}
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("draw", {}),
+    ("draw-match", {}),
     ("red-dog", {}),
     ("holdem", {"num_players": 2}),
     ("holdem", {"num_players": 6}),

@@ -8,7 +8,10 @@ draws what each slot plays from a weighted mix of kinds:
 - ``random``, ``call``, ``heuristic``: the game's baselines (:mod:`agents.baselines`);
 - ``pool``: a past snapshot of the learner, exported and run with numpy
   (:mod:`agents.runtime`), drawn uniformly from the pool (the most recent
-  ``pool_size`` snapshots). While the pool is empty its share goes to the other kinds.
+  ``pool_size`` snapshots). While the pool is empty its share goes to the other kinds;
+- ``fixed``: one given policy, frozen (``TrainConfig.fixed_opponent``, or the policy
+  object passed to ``train``): alone in the mix it trains a best response to that
+  policy (:mod:`agents.exploit`).
 
 Everything is drawn from a seeded Generator, so a run is repeatable.
 """
@@ -27,7 +30,7 @@ from poker_env.policy import BatchPolicy
 
 __all__ = ["OPPONENT_KINDS", "OpponentMix", "OpponentSlot", "SnapshotPool"]
 
-OPPONENT_KINDS = ("random", "call", "heuristic", "pool")
+OPPONENT_KINDS = ("random", "call", "heuristic", "pool", "fixed")
 
 
 class OpponentSlot:
@@ -68,7 +71,8 @@ class OpponentMix:
 
     Args:
         weights: kind -> weight (kinds in :data:`OPPONENT_KINDS`; weights >= 0, some > 0).
-        baselines: kind -> a builder of that baseline ``(seed) -> BatchPolicy``.
+        baselines: kind -> a builder of that baseline ``(seed) -> BatchPolicy`` (``fixed``
+            among them when a fixed opponent is given).
         pool: the snapshot pool that ``pool`` draws from.
         seed: the Generator's seed.
     """

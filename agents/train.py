@@ -60,7 +60,12 @@ class TrainConfig:
         seed: seeds the tables, the opponents' draws and torch.
         num_tables: tables stepped per call (the VecEnv's size).
         num_groups: groups of tables with their own opponent (divides num_tables).
-        opponents: kind -> weight; kinds ``random``, ``call``, ``heuristic``, ``pool``.
+        opponents: kind -> weight; kinds ``random``, ``call``, ``heuristic``, ``pool``,
+            ``fixed``.
+        fixed_opponent: the policy that kind ``fixed`` plays, named as
+            :func:`agents.catalog.resolve_policy` reads it (``heuristic``,
+            ``FILE.npz@sample``, ...); ``train(..., fixed_opponent=policy)`` passes a
+            policy object instead (this name then only labels it).
         pool_size: snapshots kept in the pool.
         snapshot_every: steps between snapshots (0: no snapshots).
         net_arch: hidden layer sizes of the policy and value networks.
@@ -84,6 +89,7 @@ class TrainConfig:
     opponents: Mapping[str, float] = field(
         default_factory=lambda: {"random": 0.2, "call": 0.2, "heuristic": 0.4, "pool": 0.2}
     )
+    fixed_opponent: str = ""
     pool_size: int = 8
     snapshot_every: int = 100_000
     net_arch: Sequence[int] = (128, 128)
@@ -151,6 +157,8 @@ class TrainConfig:
         for k in self.opponents:
             if k not in OPPONENT_KINDS:
                 raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")
+        if not isinstance(self.fixed_opponent, str):
+            raise ConfigError("fixed_opponent", self.fixed_opponent, "a policy name (a string)")
 
     @property
     def spec(self) -> GameSpec:
@@ -230,14 +238,23 @@ def _games() -> list[str]:
 # ----- the pieces of a run ------------------------------------------------------------
 
 
-def baseline_builders(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any]:
-    """kind -> ``(seed) -> BatchPolicy`` for the game's baselines."""
-    from agents.catalog import make_baseline
+def baseline_builders(
+    spec: GameSpec, options: Mapping[str, Any], fixed: BatchPolicy | str | None = None
+) -> dict[str, Any]:
+    """kind -> ``(seed) -> BatchPolicy`` for the game's baselines, and ``fixed`` when
+    ``fixed`` names a policy (resolved with the builder's seed) or is one (used as is)."""
+    from agents.catalog import make_baseline, resolve_policy
 
-    return {
+    builders: dict[str, Any] = {
         kind: (lambda seed, kind=kind: make_baseline(spec.name, kind, seed=seed, **options))
         for kind in ("random", "call", "heuristic")
     }
+    if isinstance(fixed, str):
+        if fixed:
+            builders["fixed"] = lambda seed: resolve_policy(fixed, spec.name, options, seed=seed)
+    elif fixed is not None:
+        builders["fixed"] = lambda seed: fixed
+    return builders
 
 
 def git_commit() -> str:
@@ -267,18 +284,26 @@ def _latest_checkpoint(run: Path) -> tuple[int, Path] | None:
 class _Run:
     """The state of one training run (the env groups, slots, pool, mix and model)."""
 
-    def __init__(self, config: TrainConfig, command: str) -> None:
+    def __init__(self, config: TrainConfig, command: str, fixed: BatchPolicy | None = None) -> None:
         from agents.sb3 import PokerVecEnv, fast_torch_settings
 
+        if config.opponents.get("fixed", 0) > 0 and fixed is None and not config.fixed_opponent:
+            raise ConfigError(
+                "fixed_opponent",
+                config.fixed_opponent,
+                "a policy for opponent kind 'fixed' (a baseline kind or FILE.npz), "
+                "or train(..., fixed_opponent=policy)",
+            )
         fast_torch_settings(config.torch_threads)
         self.config = config
         self.command = command
         self.spec = config.spec
         self.dir = config.run_dir()
         self.pool = SnapshotPool(config.pool_size)
-        self.mix = OpponentMix(
-            config.opponents, baseline_builders(self.spec, config.options), self.pool, config.seed
+        builders = baseline_builders(
+            self.spec, config.options, fixed if fixed is not None else config.fixed_opponent
         )
+        self.mix = OpponentMix(config.opponents, builders, self.pool, config.seed)
         per = config.num_tables // config.num_groups
         self.slots = [OpponentSlot(self.mix.draw()[1]) for _ in range(config.num_groups)]
         self.mix.assign(self.slots)
@@ -465,14 +490,17 @@ def train(
     progress_bar: bool = True,
     command: str = "",
     evaluate: bool = True,
+    fixed_opponent: BatchPolicy | None = None,
 ) -> Path:
     """Run (or resume) the training that ``config`` describes; returns the run folder.
 
     With ``resume`` the run folder's latest checkpoint is loaded (with the pool and
     the opponent mix's state) and training continues up to ``config.timesteps``.
-    A fresh run refuses a folder that already holds checkpoints.
+    A fresh run refuses a folder that already holds checkpoints. ``fixed_opponent``
+    is the policy that opponent kind ``fixed`` plays (instead of
+    ``config.fixed_opponent``'s name; a resumed run needs it again).
     """
-    run = _Run(config, command or " ".join(sys.argv))
+    run = _Run(config, command or " ".join(sys.argv), fixed_opponent)
     run.dir.mkdir(parents=True, exist_ok=True)
     latest = _latest_checkpoint(run.dir)
     if resume:

@@ -77,6 +77,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--opponents", type=_opponents, help="opponent mix, e.g. random:0.2,heuristic:0.5,pool:0.3"
     )
+    p.add_argument(
+        "--fixed-opponent",
+        dest="fixed_opponent",
+        metavar="POLICY",
+        help="what opponent kind 'fixed' plays: a baseline kind or FILE.npz[@sample]",
+    )
     p.add_argument("--pool-size", type=int, dest="pool_size")
     p.add_argument("--snapshot-every", type=int, dest="snapshot_every")
     p.add_argument(
@@ -107,6 +113,7 @@ FIELDS = (
     "num_tables",
     "num_groups",
     "opponents",
+    "fixed_opponent",
     "pool_size",
     "snapshot_every",
     "net_arch",

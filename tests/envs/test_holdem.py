@@ -592,8 +592,8 @@ def test_rigged_showdowns_reach_info_and_render_before_the_next_hand() -> None:
     assert [r.seat for r in hand.shown] == [1, 2, 0]  # RULES.md §3: from the dealer clockwise
     assert reward == 4 / 2  # in big blinds
     # The next hand is running; the render shows it, then the last hand's result.
-    text = env.render() or ""
-    assert text.splitlines()[0].startswith("preflop")
+    text = env.render()
+    assert isinstance(text, str) and text.splitlines()[0].startswith("preflop")
     assert "hand 1 over (showdown), board Qs Js Ts 2h 3d, pot 6" in text
     assert "seat 0 (you) BB shows As Ks, Royal Flush: wins 6 (+4)" in text
     assert "seat 1 D shows 9c 9d, Pair, Nines (-2)" in text
@@ -619,8 +619,8 @@ def test_rigged_showdowns_reach_info_and_render_before_the_next_hand() -> None:
     ]
     assert hand.winners == (1, 2)
     assert reward == -1 / 2
-    text = env.render() or ""
-    assert text.splitlines()[0] == "episode over"
+    text = env.render()
+    assert isinstance(text, str) and text.splitlines()[0] == "episode over"
     assert "hand 2 over (showdown), board Kc Qd 8h 7s 2c, pot 5" in text
     assert "seat 0 (you) SB folded (-1)" in text
     assert "seat 1 BB shows Ah 3c, High Card, Ace high: wins 3 (+1)" in text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -89,7 +91,7 @@ def test_evaluator_features_api_seed_and_each_seats_category() -> None:
 # ---------------------------------------------------------------- issue 12: illegal actions
 
 
-def _snapshot(env: HoldemAECEnv) -> tuple[object, ...]:
+def _snapshot(env: HoldemAECEnv) -> tuple[Any, ...]:
     return (
         env._s.copy(),
         env._rng.bit_generator.state,
@@ -99,15 +101,12 @@ def _snapshot(env: HoldemAECEnv) -> tuple[object, ...]:
     )
 
 
-def _same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
     return (
         bool(np.array_equal(a[0], b[0]))
         and a[1:3] == b[1:3]
         and a[3] == b[3]
-        and all(
-            set(x) == set(y)
-            for x, y in zip(a[4].values(), b[4].values(), strict=True)  # type: ignore[attr-defined]
-        )
+        and all(set(x) == set(y) for x, y in zip(a[4].values(), b[4].values(), strict=True))
     )
 
 

@@ -169,7 +169,7 @@ def test_actions_outside_the_space_are_refused_in_both_modes(mode: str) -> None:
         for x, y in zip(before, _snapshot(vec), strict=True):
             assert np.array_equal(x, y)
     for good in (np.ones(4, dtype=np.uint8), np.ones((4, 1), dtype=np.int32), ones):
-        vec.step(good)  # type: ignore[arg-type]
+        vec.step(good)
 
 
 def test_step_before_reset_raises_episode_finished() -> None:

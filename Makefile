@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet $(TORCH_PIN)
-	$(PIP) install --quiet -e '.[train,multiagent,export,play,dev]'
+	$(PIP) install --quiet -e '.[train,multiagent,export,play,notebooks,dev]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -56,6 +56,7 @@ lint: install
 	$(VENV)/bin/ruff format --check poker_env agents scripts tests bench
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports
+	$(PY) scripts/check_notebooks.py
 
 bench: $(VENV)/.bench-installed
 	NUMBA_NUM_THREADS=$$(nproc) $(PY) bench/run.py $(SUITES)

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import threading
+
 import numba
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from poker_env.cards import RANK_CHARS, Deck, _deck_name
 from poker_env.evaluator.kernels import (
-    check_hands,
     eval_batch,
-    eval_batch5,
-    eval_batch5_parallel,
+    eval_batch_checked,
+    eval_batch_checked_parallel,
     eval_batch_parallel,
 )
 from poker_env.evaluator.tables import CATEGORY_NAMES, EvalTables, build_tables, five_card_tables
 
 __all__ = [
     "CATEGORY_NAMES",
+    "card_pairs",
     "describe_hand",
     "evaluate",
     "get_tables",
@@ -70,36 +72,107 @@ def get_tables(deck: Deck | int = "standard", flush_beats_full_house: bool = Fal
     return build_tables(_deck_name(deck), flush_beats_full_house)
 
 
+def card_pairs(deck: Deck | int = "standard") -> NDArray[np.uint64]:
+    """The batch kernels' card table: 256 pairs (key, mask bit), flattened to (512,).
+
+    Entry ``c`` holds ``card_keys[c]`` and ``card_masks[c]`` for each card ``c`` of the
+    deck (RULES.md §0: 0..51, or 20..51 for the 32-card deck) and zeros for every other
+    byte value, so a value outside the deck adds no mask bit and the kernels' bit count
+    finds it. Read-only, built once per deck.
+    """
+    name = _deck_name(deck)
+    with _pairs_lock:
+        if name not in _pairs:
+            tables = build_tables(name)
+            pairs = np.zeros((256, 2), dtype=np.uint64)
+            valid = slice(tables.deck_min_card, 52)
+            pairs[valid, 0] = tables.card_keys[valid]
+            pairs[valid, 1] = tables.card_masks[valid]
+            flat = pairs.reshape(-1)
+            flat.setflags(write=False)
+            _pairs[name] = flat
+        return _pairs[name]
+
+
+_pairs: dict[str, NDArray[np.uint64]] = {}
+_pairs_lock = threading.Lock()
+
+
+def _as_hands(cards: ArrayLike, min_cards: int = 5, max_cards: int = 7) -> NDArray[np.integer]:
+    # Shape and dtype only (cheap; done even with validate=False): a C-contiguous 2-D
+    # integer array, the caller's own array whenever it already is one (any integer
+    # dtype: the kernels are compiled per dtype, nothing is converted).
+    arr = np.asarray(cards)
+    if arr.dtype == np.bool_:
+        raise ValueError(
+            "cards must be an integer array (card = rank * 4 + suit), got dtype bool; "
+            "a bool array is not cards (a mask?): pass card indices 0..51"
+        )
+    if not np.issubdtype(arr.dtype, np.integer):
+        if arr.size != 0:
+            raise ValueError(
+                f"cards must be an integer array (card = rank * 4 + suit), got dtype {arr.dtype}; "
+                "allowed: any integer dtype (int8, int16, int32, int64, uint8, ...)"
+            )
+        arr = arr.astype(np.int8)  # an empty list: no cards to misread
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or not (min_cards <= arr.shape[1] <= max_cards):
+        raise ValueError(
+            f"cards must have shape (n, k) or (k,) with k in {min_cards}..{max_cards}, "
+            f"got shape {np.shape(cards)}"
+        )
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    return np.ascontiguousarray(arr)
+
+
+def _bad_row_error(hands: NDArray[np.integer], row: int, min_card: int) -> ValueError:
+    # The kernels name the first bad row; which card and why is worked out here, on that
+    # row only, reading the cards left to right as the check itself would.
+    seen: set[int] = set()
+    for value in hands[row].tolist():
+        card = int(value)
+        if not min_card <= card <= 51:
+            allowed = "0..51" if min_card == 0 else "20..51 (the 32-card deck, 7 to A)"
+            return ValueError(f"row {row}: card {card} is outside the deck; allowed: {allowed}")
+        if card in seen:
+            return ValueError(
+                f"row {row}: card {card} ({RANK_CHARS[card // 4]}{'cdhs'[card % 4]}) "
+                "appears twice in one hand"
+            )
+        seen.add(card)
+    return ValueError(f"row {row}: not a hand of distinct cards of the deck")  # unreachable
+
+
 def validate_hands(
     cards: ArrayLike, deck: Deck | int = "standard", min_cards: int = 5, max_cards: int = 7
 ) -> NDArray[np.integer]:
     """Check a hand or a batch of hands; return it as a C-contiguous 2-D integer array.
 
+    Any integer dtype is accepted and kept (no converting copy).
+
     Raises:
-        ValueError: for a wrong shape, a non-integer dtype, a card outside the
-            deck, or a card twice in one hand; the message names the row.
+        ValueError: for a wrong shape, a non-integer dtype (floats, bools), a card
+            outside the deck, or a card twice in one hand; the message names the row.
     """
-    arr = np.asarray(cards)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
-        raise ValueError(
-            f"cards must be an integer array (card = rank * 4 + suit), got dtype {arr.dtype}"
+    arr = _as_hands(cards, min_cards, max_cards)
+    deck_name = _deck_name(deck)
+    tables = build_tables(deck_name)
+    if 5 <= arr.shape[1] <= 7:
+        # The same compiled check as evaluate's (the ranks it writes are thrown away).
+        out = np.empty(arr.shape[0], dtype=np.int32)
+        bad = eval_batch_checked(
+            arr, tables, card_pairs(deck_name), tables.row_offsets, tables.rank_table, out
         )
-    if arr.ndim == 1:
-        arr = arr[None, :]
-    if arr.ndim != 2 or not (min_cards <= arr.shape[1] <= max_cards):
-        raise ValueError(
-            f"cards must have shape (n, k) or (k,) with k in {min_cards}..{max_cards}, got shape {np.shape(cards)}"
-        )
-    arr = np.ascontiguousarray(arr)
-    min_card = 0 if _deck_name(deck) == "standard" else 20
-    row, code, card = check_hands(arr, min_card)
-    if code == 1:
-        allowed = "0..51" if min_card == 0 else "20..51 (the 32-card deck, 7 to A)"
-        raise ValueError(f"row {row}: card {card} is outside the deck; allowed: {allowed}")
-    if code == 2:
-        raise ValueError(
-            f"row {row}: card {card} ({RANK_CHARS[card // 4]}{'cdhs'[card % 4]}) appears twice in one hand"
-        )
+    else:  # other hand sizes (the kernels rank 5 to 7 cards): the same test in numpy
+        wide = arr.astype(np.int64)  # uint64 values above 2**63 wrap negative: still refused
+        rows = ((wide < tables.deck_min_card) | (wide > 51)).any(axis=1)
+        if arr.shape[1] > 1:
+            rows |= (np.diff(np.sort(wide, axis=1), axis=1) == 0).any(axis=1)
+        bad = int(np.argmax(rows)) if rows.any() else -1
+    if bad >= 0:
+        raise _bad_row_error(arr, bad, tables.deck_min_card)
     return arr
 
 
@@ -114,15 +187,22 @@ def evaluate(
     """Rank hands: the best five of each row's 5, 6 or 7 cards (RULES.md §0).
 
     Args:
-        cards: integer array (n, k), k in 5..7, or one hand (k,).
+        cards: integer array (n, k), k in 5..7, or one hand (k,); any integer dtype
+            (int8 ... int64, uint8 ...), used as it is.
         deck: ``"standard"`` (52) or ``"short"`` (32 cards, A-7-8-9-T the lowest straight).
         flush_beats_full_house: the Italian order (flush above full house).
-        validate: check shape, range and repeats (``False`` on hot paths: bad input then
-            gives meaningless ranks, never a crash).
+        validate: check that every card is in the deck and none repeats in a hand
+            (inside the compiled loop, a few percent of the time). ``False`` skips only
+            that: bad cards then give meaningless ranks, never a crash. The shape and
+            dtype are always checked.
         num_threads: threads for large batches (``None``: numba's setting; 1: one thread).
 
     Returns:
         ``n`` int32 ranks (a 0-d array for one hand): larger is better, equal exactly for ties.
+
+    Raises:
+        ValueError: a wrong shape, a non-integer dtype, a card outside the deck or a
+            card twice in one hand; the message names the first bad row and the card.
 
     >>> from poker_env.cards import parse_cards
     >>> r = evaluate([parse_cards("As Ks Qs Js Ts"), parse_cards("Ah Kh Qh Jh Th")])
@@ -135,30 +215,32 @@ def evaluate(
     single = np.ndim(cards) == 1
     deck_name = _deck_name(deck)
     tables = get_tables(deck, flush_beats_full_house)
-    if validate:
-        hands = validate_hands(cards, deck)
-    else:
-        hands = np.ascontiguousarray(cards)
-        hands = hands[None, :] if hands.ndim == 1 else hands
+    hands = _as_hands(cards)
+    row_offsets: NDArray[np.unsignedinteger] = tables.row_offsets
+    rank_table = tables.rank_table
+    if hands.shape[1] == 5:
+        # Five cards a row: the small five-card hash stays in L1/L2.
+        row_offsets, rank_table = five_card_tables(deck_name, flush_beats_full_house)
+    args = (hands, tables, card_pairs(deck_name), row_offsets, rank_table)
     out = np.empty(hands.shape[0], dtype=np.int32)
-    five = hands.shape[1] == 5
     threads = numba.get_num_threads() if num_threads is None else int(num_threads)
+    bad = -1
     if threads > 1 and hands.shape[0] >= PARALLEL_MIN_HANDS:
         previous = numba.get_num_threads()
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         try:
-            if five:
-                eval_batch5_parallel(
-                    hands, tables, *five_card_tables(deck_name, flush_beats_full_house), out
-                )
+            if validate:
+                bad = eval_batch_checked_parallel(*args, out)
             else:
-                eval_batch_parallel(hands, tables, out)
+                eval_batch_parallel(*args, out)
         finally:
             numba.set_num_threads(previous)
-    elif five:
-        eval_batch5(hands, tables, *five_card_tables(deck_name, flush_beats_full_house), out)
+    elif validate:
+        bad = eval_batch_checked(*args, out)
     else:
-        eval_batch(hands, tables, out)
+        eval_batch(*args, out)
+    if bad >= 0:
+        raise _bad_row_error(hands, bad, tables.deck_min_card)
     return out[0] if single else out
 
 

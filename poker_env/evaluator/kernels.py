@@ -1,9 +1,10 @@
 """Compiled evaluation kernels (numba, ``cache=True``).
 
 These take plain arrays and an :class:`~poker_env.evaluator.tables.EvalTables`
-tuple and raise nothing; the Python functions in :mod:`poker_env.evaluator`
-validate input first. Game kernels call :func:`eval_cards` (or the additive
-pair :func:`hand_key` / :func:`eval_key`) from their own compiled code.
+tuple and raise nothing: the batch kernels that check their input return the
+first bad row, and :func:`poker_env.evaluator.evaluate` turns it into an error.
+Game kernels call :func:`eval_cards` (or the additive pair :func:`hand_key` /
+:func:`eval_key`) from their own compiled code.
 
 The hand state is two ``uint64`` sums: ``key`` (rank keys + suit counters) and
 ``mask`` (one bit per card). The state of a union of disjoint card sets is the
@@ -13,20 +14,23 @@ player's hole-card state.
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable
+import sys
 
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.core.base import BaseContext
+from numba.core.typing.templates import Signature
+from numba.extending import intrinsic
 from numpy.typing import NDArray
 
 from poker_env.evaluator.tables import EvalTables
 
 __all__ = [
-    "check_hands",
+    "BLOCK_ROWS",
     "eval_batch",
-    "eval_batch5",
-    "eval_batch5_parallel",
+    "eval_batch_checked",
+    "eval_batch_checked_parallel",
     "eval_batch_parallel",
     "eval_cards",
     "eval_key",
@@ -81,102 +85,272 @@ def eval_cards(cards: NDArray[np.integer], tables: EvalTables) -> np.int32:
     return np.int32(eval_key(key, mask, tables))
 
 
-def _eval_rows(hands: NDArray[np.integer], tables: EvalTables, out: NDArray[np.int32]) -> None:
-    # The hot loop, written out rather than calling eval_key: the suit masks are only
-    # needed for the rare flush (a few percent of hands), so they are built only then.
-    card_keys = tables.card_keys
-    rank_table = tables.rank_table
-    row_offsets = tables.row_offsets
+# --- Batches -----------------------------------------------------------------------
+#
+# A batch kernel reads each card once and adds a 128-bit pair from ``pairs`` (see
+# ``poker_env.evaluator.core.card_pairs``): lane 0 the card's key, lane 1 its mask bit
+# (bit 16 * suit + rank), zero for anything that is not a card of the deck. One vector
+# add per card gives the key (the rank lookup) and the mask: the flush lookup, and the
+# check. The mask is a *sum*: k distinct cards of the deck set exactly k bits; a
+# repeated card carries (two equal bits make one higher bit) and a value outside the
+# deck adds nothing, so either leaves fewer than k bits (RULES.md §0: a hand is 5 to 7
+# distinct cards of the deck). One popcount per row checks the whole row.
+#
+# The pair index is the card's lowest byte, read on its own (every byte value has its
+# entry, so nothing needs masking); when checking, a dtype wider than a byte also ORs
+# each card's whole value and tests the bits above the lowest byte once per row. Each
+# integer dtype gets its own compiled specialization, on first use, cached by numba:
+# the caller's array is read as it is, never converted. The card count is a constant
+# in each of three loops (5, 6, 7 cards), so the card loop is unrolled. The check
+# costs a few percent; an int64 batch is slower than an int8 one mostly because it is
+# eight times the bytes to read.
+
+
+@intrinsic
+def _add_pair(
+    typingctx: object, acc: types.Type, pairs: types.Type, index: types.Type
+) -> tuple[Signature, object]:
+    """``acc + pairs[2 * index : 2 * index + 2]`` as one 128-bit vector add."""
+    pair_type = types.UniTuple(types.uint64, 2)
+    sig = pair_type(pair_type, pairs, index)
+
+    def codegen(
+        context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
+    ) -> ir.Value:
+        acc_value, pairs_value, index_value = args
+        array = context.make_array(signature.args[1])(context, builder, pairs_value)
+        i64 = ir.IntType(64)
+        i32 = ir.IntType(32)
+        vec = ir.VectorType(i64, 2)
+        if index_value.type.width < 64:
+            index_value = builder.zext(index_value, i64)
+        ptr = builder.gep(
+            array.data, [builder.shl(index_value, ir.Constant(i64, 1))], inbounds=True
+        )
+        loaded = builder.load(builder.bitcast(ptr, vec.as_pointer()), align=8)
+        lanes = ir.Constant(vec, ir.Undefined)
+        lanes = builder.insert_element(
+            lanes, builder.extract_value(acc_value, 0), ir.Constant(i32, 0)
+        )
+        lanes = builder.insert_element(
+            lanes, builder.extract_value(acc_value, 1), ir.Constant(i32, 1)
+        )
+        total = builder.add(lanes, loaded)
+        result = context.get_constant_undef(pair_type)
+        result = builder.insert_value(
+            result, builder.extract_element(total, ir.Constant(i32, 0)), 0
+        )
+        return builder.insert_value(result, builder.extract_element(total, ir.Constant(i32, 1)), 1)
+
+    return sig, codegen
+
+
+@intrinsic
+def _popcount(typingctx: object, value: types.Type) -> tuple[Signature, object]:
+    """Number of set bits of a uint64 (one instruction)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(
+        context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
+    ) -> ir.Value:
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _is_one_byte(typingctx: object, hands: types.Type) -> tuple[Signature, object]:
+    """Whether ``hands``' dtype is one byte wide: a constant of the specialization."""
+    sig = types.boolean(hands)
+    one_byte = hands.dtype.bitwidth == 8
+
+    def codegen(
+        context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
+    ) -> ir.Value:
+        return ir.Constant(ir.IntType(1), int(one_byte))
+
+    return sig, codegen
+
+
+@intrinsic
+def _low_byte(
+    typingctx: object, hands: types.Type, row: types.Type, col: types.Type
+) -> tuple[Signature, object]:
+    """The lowest byte of ``hands[row, col]`` (C-contiguous, native byte order), as uint8.
+
+    Read on its own from memory, so a wide dtype needs no mask to index the 256-entry
+    pair table; its other bits are tested apart.
+    """
+    sig = types.uint8(hands, row, col)
+
+    def codegen(
+        context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
+    ) -> ir.Value:
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        i64 = ir.IntType(64)
+        width = builder.extract_value(array.shape, 1)
+        index = builder.add(
+            builder.mul(builder.sext(args[1], i64) if args[1].type.width < 64 else args[1], width),
+            builder.sext(args[2], i64) if args[2].type.width < 64 else args[2],
+        )
+        ptr = builder.gep(array.data, [index], inbounds=True)
+        offset = 0 if sys.byteorder == "little" else signature.args[0].dtype.bitwidth // 8 - 1
+        byte_ptr = builder.gep(
+            builder.bitcast(ptr, ir.IntType(8).as_pointer()), [ir.Constant(i64, offset)]
+        )
+        return builder.load(byte_ptr)
+
+    return sig, codegen
+
+
+@njit(inline="always", _nrt=False)
+def _rows_k(
+    hands: NDArray[np.integer],
+    k: int,
+    start: int,
+    stop: int,
+    tables: EvalTables,
+    pairs: NDArray[np.uint64],
+    row_offsets: NDArray[np.unsignedinteger],
+    rank_table: NDArray[np.int32],
+    out: NDArray[np.int32],
+    check: bool,
+    check_high: bool,
+) -> int:
+    # k, check and check_high are constants at every call site: one unrolled loop each.
     flush_table = tables.flush_table
-    k = hands.shape[1]
-    for i in prange(hands.shape[0]):
-        key = np.uint64(0)
+    num_cards = np.uint64(k)
+    for i in range(start, stop):
+        acc = (np.uint64(0), np.uint64(0))
+        high = np.uint64(0)
         for j in range(k):
-            key += card_keys[
-                np.intp(hands[i, j]) & 63
-            ]  # & 63: a provably valid index, no sign check
+            if check_high:
+                high |= np.uint64(hands[i, j])
+            acc = _add_pair(acc, pairs, _low_byte(hands, i, j))
+        key, mask = acc
+        if check and ((_popcount(mask) != num_cards) | ((high >> np.uint64(8)) != np.uint64(0))):
+            return i
         flush = (key + _SUIT_BIAS) & _FLUSH_BITS
         if flush != np.uint64(0):
+            # RULES.md §0: five of one suit; at most one suit can hold five of seven.
             flag = np.int64(flush >> np.uint64(51))
             suit = np.int64(flag > 1) + np.int64(flag > 16) + np.int64(flag > 256)
-            mask = np.int64(0)
-            for j in range(k):
-                c = np.int64(hands[i, j])
-                if c & 3 == suit:
-                    mask |= 1 << (c >> 2)
-            out[i] = flush_table[mask]
+            out[i] = flush_table[np.int64(mask >> np.uint64(16 * suit)) & 0x1FFF]
         else:
+            # Signed arithmetic: numba turns uint64 + int32 into a float. The row mask
+            # keeps even unchecked junk inside the tables.
             rk = np.int64(key & _LOW32)
             out[i] = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
+    return -1
 
 
-def _eval_rows5(
+@njit(inline="always", _nrt=False)
+def _rows(
+    hands: NDArray[np.integer],
+    start: int,
+    stop: int,
+    tables: EvalTables,
+    pairs: NDArray[np.uint64],
+    row_offsets: NDArray[np.unsignedinteger],
+    rank_table: NDArray[np.int32],
+    out: NDArray[np.int32],
+    check: bool,
+) -> int:
+    k = hands.shape[1]
+    # A wider dtype's bits above the lowest byte are tested only when checking.
+    high = check and not _is_one_byte(hands)
+    if k == 7:
+        return int(
+            _rows_k(hands, 7, start, stop, tables, pairs, row_offsets, rank_table, out, check, high)
+        )
+    if k == 6:
+        return int(
+            _rows_k(hands, 6, start, stop, tables, pairs, row_offsets, rank_table, out, check, high)
+        )
+    if k == 5:
+        return int(
+            _rows_k(hands, 5, start, stop, tables, pairs, row_offsets, rank_table, out, check, high)
+        )
+    return start if start < stop else -1  # not 5-7 cards a row: nothing is read
+
+
+#: Rows per block when threads share a batch (each block stops at its own first bad row).
+BLOCK_ROWS = 8192
+
+
+@njit(cache=True, _nrt=False)
+def eval_batch(
     hands: NDArray[np.integer],
     tables: EvalTables,
-    row_offsets: NDArray[np.uint16],
+    pairs: NDArray[np.uint64],
+    row_offsets: NDArray[np.unsignedinteger],
     rank_table: NDArray[np.int32],
     out: NDArray[np.int32],
 ) -> None:
-    # Five cards: a fixed-length loop, the small five-card hash (``five_card_tables``),
-    # and a flush is all five cards, so its rank mask needs no suit test.
-    card_keys = tables.card_keys
-    flush_table = tables.flush_table
-    for i in prange(hands.shape[0]):
-        key = np.uint64(0)
-        for j in range(5):
-            key += card_keys[np.intp(hands[i, j]) & 63]
-        flush = (key + _SUIT_BIAS) & _FLUSH_BITS
-        if flush != np.uint64(0):
-            mask = np.int64(0)
-            for j in range(5):
-                mask |= 1 << (np.int64(hands[i, j]) >> 2)
-            out[i] = flush_table[mask]
-        else:
-            rk = np.int64(key & _LOW32)
-            out[i] = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
+    """``out[i]`` = rank of row ``i`` of ``hands`` (n, 5..7), one thread, unchecked.
+
+    ``row_offsets`` / ``rank_table``: ``tables``' own hash, or for five cards a row the
+    smaller five-card hash (``five_card_tables``). Anything that is not a hand gives a
+    meaningless rank, never a read outside the tables.
+    """
+    _rows(hands, 0, hands.shape[0], tables, pairs, row_offsets, rank_table, out, False)
 
 
-def _copy(fn: Callable[..., None], name: str, doc: str) -> Callable[..., None]:
-    # One source, two compiled kernels; distinct names keep numba's cache files apart.
-    new = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__, fn.__closure__)
-    new.__qualname__ = name
-    new.__doc__ = doc
-    return new
+@njit(cache=True, _nrt=False)
+def eval_batch_checked(
+    hands: NDArray[np.integer],
+    tables: EvalTables,
+    pairs: NDArray[np.uint64],
+    row_offsets: NDArray[np.unsignedinteger],
+    rank_table: NDArray[np.int32],
+    out: NDArray[np.int32],
+) -> int:
+    """As :func:`eval_batch`, checking every row: the first bad row, or -1.
+
+    A row is bad when a card is outside the deck ``pairs`` was built for or repeats;
+    rows from the bad one on are left unwritten.
+    """
+    return int(_rows(hands, 0, hands.shape[0], tables, pairs, row_offsets, rank_table, out, True))
 
 
-eval_batch = njit(cache=True)(
-    _copy(
-        _eval_rows, "eval_batch", "``out[i]`` = rank of row ``i`` of ``hands`` (n, k), one thread."
-    )
-)
-eval_batch5 = njit(cache=True)(
-    _copy(_eval_rows5, "eval_batch5", "As ``eval_batch`` for exactly five cards a row, one thread.")
-)
-eval_batch5_parallel = njit(cache=True, parallel=True)(
-    _copy(
-        _eval_rows5, "eval_batch5_parallel", "As ``eval_batch5``, rows split over numba's threads."
-    )
-)
-eval_batch_parallel = njit(cache=True, parallel=True)(
-    _copy(
-        _eval_rows,
-        "eval_batch_parallel",
-        "As ``eval_batch``, rows split over numba's threads (``numba.set_num_threads``).",
-    )
-)
+@njit(cache=True, parallel=True)
+def eval_batch_parallel(
+    hands: NDArray[np.integer],
+    tables: EvalTables,
+    pairs: NDArray[np.uint64],
+    row_offsets: NDArray[np.unsignedinteger],
+    rank_table: NDArray[np.int32],
+    out: NDArray[np.int32],
+) -> None:
+    """As :func:`eval_batch`, blocks of rows split over numba's threads."""
+    n = hands.shape[0]
+    for b in prange((n + BLOCK_ROWS - 1) // BLOCK_ROWS):
+        stop = min(n, (b + 1) * BLOCK_ROWS)
+        _rows(hands, b * BLOCK_ROWS, stop, tables, pairs, row_offsets, rank_table, out, False)
 
 
-@njit(cache=True)
-def check_hands(hands: NDArray[np.integer], min_card: int) -> tuple[int, int, int]:
-    """First bad row: (row, code, card), code 0 ok, 1 card out of range, 2 card repeated."""
-    for i in range(hands.shape[0]):
-        seen = np.uint64(0)
-        for j in range(hands.shape[1]):
-            c = int(hands[i, j])
-            if c < min_card or c > 51:
-                return i, 1, c
-            bit = np.uint64(1) << np.uint64(c)
-            if seen & bit:
-                return i, 2, c
-            seen |= bit
-    return -1, 0, 0
+@njit(cache=True, parallel=True)
+def eval_batch_checked_parallel(
+    hands: NDArray[np.integer],
+    tables: EvalTables,
+    pairs: NDArray[np.uint64],
+    row_offsets: NDArray[np.unsignedinteger],
+    rank_table: NDArray[np.int32],
+    out: NDArray[np.int32],
+) -> int:
+    """As :func:`eval_batch_checked`, blocks of rows split over numba's threads.
+
+    The answer is the same row one thread names: the lowest block's first bad row.
+    """
+    n = hands.shape[0]
+    num_blocks = (n + BLOCK_ROWS - 1) // BLOCK_ROWS
+    bad = np.empty(num_blocks, dtype=np.int64)
+    for b in prange(num_blocks):
+        stop = min(n, (b + 1) * BLOCK_ROWS)
+        bad[b] = _rows(
+            hands, b * BLOCK_ROWS, stop, tables, pairs, row_offsets, rank_table, out, True
+        )
+    for b in range(num_blocks):
+        if bad[b] >= 0:
+            return int(bad[b])
+    return -1

@@ -16,6 +16,7 @@ from poker_env.evaluator import (
     get_tables,
     hand_category,
     hand_name,
+    validate_hands,
 )
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import RANK_KEYS
@@ -283,3 +284,153 @@ def test_corrupt_table_cache_is_rebuilt_not_trusted(tmp_path, monkeypatch) -> No
     assert (tables_module._load_or_build(True, False).flush_table == good.flush_table).all()
     # The rebuilt file is then trusted on the next load.
     assert (tables_module._load_or_build(True, False).row_offsets == good.row_offsets).all()
+
+
+# --- Integer dtypes and the checks inside the compiled loop (issue 12 §6) ----------------
+
+INT_DTYPES = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_every_integer_dtype_ranks_like_the_reference(dtype: type, k: int) -> None:
+    rng = np.random.default_rng(100 + k)
+    hands = _random_hands(rng, 200, k, "standard")
+    want = [reference_rank(tuple(int(c) for c in h), short=False, italian=False) for h in hands]
+    for validate in (True, False):
+        ranks = evaluate(hands.astype(dtype), validate=validate)
+        # Same order as the slow reference ranker, and the same ranks as int8 input.
+        keys = sorted(set(want))
+        pos = np.array([keys.index(w) for w in want])
+        assert (
+            np.sign(ranks[:, None] - ranks[None, :].astype(np.int64))
+            == np.sign(pos[:, None] - pos[None, :])
+        ).all()
+        assert (ranks == evaluate(hands, validate=validate)).all()
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+def test_integer_arrays_are_used_without_a_converting_copy(dtype: type) -> None:
+    import tracemalloc
+
+    hands = _random_hands(np.random.default_rng(7), 1000, 7, "standard")
+    big = np.tile(hands, (200, 1)).astype(dtype)  # 200,000 rows
+    evaluate(big[:10])  # compile (or load) this dtype's kernel first
+    assert np.shares_memory(validate_hands(big), big)
+    tracemalloc.start()
+    try:
+        ranks = evaluate(big, num_threads=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # The int32 result (800 KB) and small change; a converted copy would be >= 1.4 MB.
+    assert peak < big.shape[0] * 4 + 200_000, peak
+    assert (ranks == np.tile(evaluate(hands), 200)).all()
+
+
+def _bad_cases(dtype: type) -> list[tuple[list[list[int]], str]]:
+    info = np.iinfo(dtype)
+    cases = [
+        ([[0, 1, 2, 3, 52]], r"row 0: card 52 is outside the deck; allowed: 0\.\.51"),
+        (
+            [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11, 12, 13, 10]],
+            r"row 2: card 10 \(4h\) appears twice",
+        ),
+        ([[9, 1, 2, 3, 63]], "row 0: card 63 is outside the deck"),
+        ([[0, 1, 2, 3, int(info.max)]], f"row 0: card {int(info.max)} is outside the deck"),
+    ]
+    if info.min < 0:
+        cases.append(([[0, 1, 2, 3, -1]], "row 0: card -1 is outside the deck"))
+        cases.append(([[0, 1, 2, 3, int(info.min)]], f"card {int(info.min)} is outside the deck"))
+    if info.bits > 8:
+        # The lowest byte is a valid, unused card (5): only the higher bits make it bad.
+        cases.append(([[0, 1, 2, 3, 256 + 5]], "row 0: card 261 is outside the deck"))
+        cases.append(([[0, 1, 2, 3, int(info.max) // 2 + 7]], "is outside the deck"))
+    return cases
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES)
+@pytest.mark.parametrize("k", [5, 7])
+def test_each_dtype_refuses_bad_cards_naming_row_and_card(dtype: type, k: int) -> None:
+    for rows, message in _bad_cases(dtype):
+        arr = np.array([r + [40, 41][: k - 5] for r in rows], dtype=dtype)
+        before = arr.copy()
+        with pytest.raises(ValueError, match=message):
+            evaluate(arr)
+        with pytest.raises(ValueError, match=message):
+            validate_hands(arr)
+        assert (arr == before).all()  # nothing changed
+
+
+def test_first_bad_row_is_named_in_a_large_batch_on_one_and_more_threads() -> None:
+    hands = np.tile(_random_hands(np.random.default_rng(11), 1000, 7, "standard"), (250, 1))
+    hands = hands.astype(np.int64)
+    hands[230_001, 3] = hands[230_001, 5]  # a repeat in a later block ...
+    hands[200_017, 6] = 52  # ... and the first bad row, in another block
+    card = int(hands[230_001, 5])
+    for threads in (1, max(2, numba.config.NUMBA_NUM_THREADS)):
+        with pytest.raises(ValueError, match="row 200017: card 52 is outside the deck"):
+            evaluate(hands, num_threads=threads)
+    hands[200_017, 6] = hands[200_017, 0]
+    with pytest.raises(ValueError, match=r"row 200017: card \d+ \(\w\w\) appears twice"):
+        evaluate(hands, num_threads=2)
+    hands[200_017] = hands[200_016]
+    with pytest.raises(ValueError, match=f"row 230001: card {card} .* appears twice"):
+        evaluate(hands, num_threads=2)
+
+
+def test_check_agrees_with_a_slow_reference_on_random_junk() -> None:
+    # Rows of 5-7 values from -2..70 (repeats and values outside the deck mixed in):
+    # refused exactly when the slow check says, for both decks and a narrow and a wide dtype.
+    rng = np.random.default_rng(12)
+    for deck, low in (("standard", 0), ("short", 20)):
+        for dtype in (np.int8, np.int32):
+            for _ in range(400):
+                k = int(rng.integers(5, 8))
+                row = rng.integers(low - 2, 56, size=k)
+                good = len(set(row.tolist())) == k and all(low <= c <= 51 for c in row.tolist())
+                try:
+                    evaluate(row.astype(dtype), deck=deck)
+                    refused = False
+                except ValueError:
+                    refused = True
+                assert refused != good, (deck, row)
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        (np.array([[0.0, 1.0, 2.0, 3.0, 4.0]]), "got dtype float64"),
+        (np.array([0, 1, 2, 3, 4], dtype=np.float32), "got dtype float32"),
+        (np.ones((2, 5), dtype=bool), "got dtype bool"),
+        (np.array([["As", "Kd", "2c", "3c", "4c"]]), "got dtype <U2"),
+        (np.zeros((2, 4), dtype=np.int64), r"shape \(2, 4\)"),
+        (np.zeros((2, 8), dtype=np.int64), r"shape \(2, 8\)"),
+        (np.zeros((2, 2, 5), dtype=np.int64), r"shape \(2, 2, 5\)"),
+        (np.int64(7), r"shape \(\)"),
+    ],
+)
+def test_non_integer_and_misshapen_input_is_refused_even_unvalidated(
+    cards: np.ndarray, message: str
+) -> None:
+    for validate in (True, False):
+        with pytest.raises(ValueError, match=message):
+            evaluate(cards, validate=validate)
+
+
+def test_validate_false_never_crashes_on_any_dtype_of_junk() -> None:
+    rng = np.random.default_rng(13)
+    for dtype in INT_DTYPES:
+        info = np.iinfo(dtype)
+        junk = rng.integers(info.min, info.max, size=(5000, 7), dtype=dtype, endpoint=True)
+        assert evaluate(junk, validate=False).shape == (5000,)
+        assert evaluate(junk[:, :5], validate=False).shape == (5000,)
+
+
+def test_non_native_byte_order_and_non_contiguous_input() -> None:
+    hands = _random_hands(np.random.default_rng(14), 300, 7, "standard")
+    want = evaluate(hands)
+    assert (evaluate(hands.astype(">i4")) == want).all()
+    wide = np.concatenate([hands, hands], axis=1).astype(np.int16)
+    assert (evaluate(wide[:, ::2][:, :7]) == evaluate(wide[:, ::2][:, :7].copy())).all()
+    assert (evaluate(np.asfortranarray(hands)) == want).all()

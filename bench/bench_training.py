@@ -207,3 +207,45 @@ def evaluation_rate(
     t0 = time.perf_counter()
     r = head_to_head(a, b, game="draw", hands=hands, num_tables=4096, episodes_per_table=16)
     return time.perf_counter() - t0, r.hands
+
+
+def sweep(game: str = "draw", rounds: int = 3) -> list[Row]:
+    """MaskablePPO steps/s for a few table counts, batch sizes and torch thread counts,
+    measured in alternating rounds in one process (``bench/run.py`` does not run it:
+    ``python -c 'from bench.bench_training import sweep; sweep()'``)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    fast_torch_settings(1)
+    spec = get_game(game)
+    settings = [
+        (32, 1024, 1),
+        (64, 2048, 1),
+        (128, 4096, 1),
+        (64, 1024, 1),
+        (64, 4096, 1),
+        (64, 2048, 2),
+    ]
+    models = []
+    for tables, batch, _threads in settings:
+        venv = PokerVecEnv([spec.make_vector(tables)], seed=0)
+        m = MaskablePPO(
+            "MlpPolicy", venv, n_steps=128, batch_size=batch, n_epochs=4, seed=0, device="cpu"
+        )
+        m.learn(tables * 128)
+        models.append(m)
+    best = [0.0] * len(settings)
+    for _ in range(rounds):
+        for k, ((tables, _b, threads), m) in enumerate(zip(settings, models, strict=True)):
+            torch.set_num_threads(threads)
+            chunk = tables * 128 * max(1, 128 // tables)
+            t0 = time.perf_counter()
+            m.learn(chunk, reset_num_timesteps=False)
+            best[k] = max(best[k], chunk / (time.perf_counter() - t0))
+    torch.set_num_threads(1)
+    rows = [
+        Row(f"{game}: {t} tables, batch_size={b}, torch threads={th}", r, "steps/s")
+        for (t, b, th), r in zip(settings, best, strict=True)
+    ]
+    print_table(f"MaskablePPO settings sweep ({machine_line()})", rows)
+    return rows

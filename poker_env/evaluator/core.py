@@ -81,6 +81,9 @@ def card_pairs(deck: Deck | int = "standard") -> NDArray[np.uint64]:
     finds it. Read-only, built once per deck.
     """
     name = _deck_name(deck)
+    pairs = _pairs.get(name)
+    if pairs is not None:
+        return pairs
     with _pairs_lock:
         if name not in _pairs:
             tables = build_tables(name)
@@ -103,12 +106,13 @@ def _as_hands(cards: ArrayLike, min_cards: int = 5, max_cards: int = 7) -> NDArr
     # integer array, the caller's own array whenever it already is one (any integer
     # dtype: the kernels are compiled per dtype, nothing is converted).
     arr = np.asarray(cards)
-    if arr.dtype == np.bool_:
+    kind = arr.dtype.kind  # "i", "u": integers; "b" bool, "f" float, "O", "U" ...
+    if kind == "b":
         raise ValueError(
             "cards must be an integer array (card = rank * 4 + suit), got dtype bool; "
             "a bool array is not cards (a mask?): pass card indices 0..51"
         )
-    if not np.issubdtype(arr.dtype, np.integer):
+    if kind not in "iu":
         if arr.size != 0:
             raise ValueError(
                 f"cards must be an integer array (card = rank * 4 + suit), got dtype {arr.dtype}; "
@@ -124,7 +128,7 @@ def _as_hands(cards: ArrayLike, min_cards: int = 5, max_cards: int = 7) -> NDArr
         )
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
-    return np.ascontiguousarray(arr)
+    return arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
 
 
 def _bad_row_error(hands: NDArray[np.integer], row: int, min_card: int) -> ValueError:
@@ -223,9 +227,11 @@ def evaluate(
         row_offsets, rank_table = five_card_tables(deck_name, flush_beats_full_house)
     args = (hands, tables, card_pairs(deck_name), row_offsets, rank_table)
     out = np.empty(hands.shape[0], dtype=np.int32)
-    threads = numba.get_num_threads() if num_threads is None else int(num_threads)
     bad = -1
-    if threads > 1 and hands.shape[0] >= PARALLEL_MIN_HANDS:
+    threads = 1
+    if hands.shape[0] >= PARALLEL_MIN_HANDS:  # (asking numba costs ~2 us: only when it matters)
+        threads = numba.get_num_threads() if num_threads is None else int(num_threads)
+    if threads > 1:
         previous = numba.get_num_threads()
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
         try:

@@ -26,6 +26,7 @@ tables that ``make bench`` prints.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import re
@@ -111,8 +112,9 @@ def find_or_train_policy(
         timesteps: what a policy trained here gets (MaskablePPO steps) when there is
             neither.
         seed: the training's seed.
-        out: the folder of the training run (None: a new temporary folder). A run
-            there with the same configuration and a ``policy.npz`` is reused.
+        out: the folder of the training runs (None: a new temporary folder); each
+            configuration trains into its own subfolder, and a finished run of the
+            same configuration there is reused.
         train_fields: more :class:`agents.train.TrainConfig` fields (``num_tables``,
             ``n_steps``, ``net_arch``, ...).
 
@@ -136,20 +138,15 @@ def find_or_train_policy(
 
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="poker_env_nb_"))
     fields: dict[str, Any] = {"checkpoint_every": 0, "eval_every": 0, **train_fields}
-    config = TrainConfig(
-        game=spec.name,
-        options=opts,
-        timesteps=timesteps,
-        seed=seed,
-        out=str(folder / f"{spec.name}-seed{seed}"),
-        **fields,
-    )
-    run = config.run_dir()
+    bare = TrainConfig(game=spec.name, options=opts, timesteps=timesteps, seed=seed, **fields)
+    # One folder per configuration: a run is reused only for the same configuration
+    # (train() refuses a folder that holds another run).
+    digest = hashlib.sha256(bare.to_toml().encode()).hexdigest()[:10]
+    run = folder / f"{spec.name}-seed{seed}-{digest}"
+    config = dataclasses.replace(bare, out=str(run))
     what = f"trained here: {timesteps:,} MaskablePPO steps, seed {seed}"
-    config_file = run / "config.toml"
-    if (run / "policy.npz").is_file() and config_file.is_file():
-        if config_file.read_text() == config.to_toml():
-            return PolicyFile(run / "policy.npz", "reused", what + f" (reused from {run})")
+    if (run / "policy.npz").is_file():
+        return PolicyFile(run / "policy.npz", "reused", f"{what} (reused from {run})")
     run = train(config, progress_bar=False, evaluate=False, command="agents.stats notebook")
     return PolicyFile(run / "policy.npz", "trained", what)
 

@@ -4,30 +4,41 @@ Each notebook has one cell tagged ``parameters`` (papermill's convention); the t
 inserts a cell after it with the small budgets below (as papermill injects its
 parameters) and runs the notebook in a fresh kernel with nbclient. A cell that
 raises fails the test; so does a notebook that shows fewer figures than it promises.
-Outputs are never written back: the committed notebooks stay without outputs
-(``scripts/check_notebooks.py``, run by ``make lint`` and by a test below).
+The runner is ``scripts/run_notebooks.py`` (which people use too). Outputs are never
+written back: the committed notebooks stay without outputs (``scripts/check_notebooks.py``,
+run by ``make lint`` and by a test below).
 """
 
 from __future__ import annotations
 
-import ast
-import json
-import os
+import importlib.util
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
+# The notebooks extra (make install): no skip when missing, the notebooks must run.
+import ipykernel  # noqa: F401
+import matplotlib  # noqa: F401
+import nbformat
 import pytest
-
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("matplotlib")
-pytest.importorskip("ipykernel")
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
+
+
+def _load_runner() -> Any:
+    # scripts/ is not a package: load scripts/run_notebooks.py by its path.
+    spec = importlib.util.spec_from_file_location(
+        "run_notebooks", ROOT / "scripts" / "run_notebooks.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = _load_runner()
 
 #: The small budgets of the test runs, and the figures each notebook must show.
 SMALL: dict[str, tuple[dict[str, Any], int]] = {
@@ -72,38 +83,6 @@ SMALL: dict[str, tuple[dict[str, Any], int]] = {
 }
 
 
-def run_notebook(
-    path: Path, parameters: dict[str, Any], cwd: Path, timeout: int = 600
-) -> tuple[Any, float]:
-    """Execute the notebook at ``path`` with ``parameters`` injected after its
-    ``parameters`` cell; returns the executed notebook and the seconds it took."""
-    nb = nbformat.read(path, as_version=4)
-    tagged = [i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])]
-    assert len(tagged) == 1, f"{path.name}: {len(tagged)} cells tagged 'parameters', want 1"
-    if parameters:
-        source = "\n".join(f"{k} = {v!r}" for k, v in parameters.items())
-        cell = nbformat.v4.new_code_cell(source)
-        cell.metadata["tags"] = ["injected-parameters"]
-        nb.cells.insert(tagged[0] + 1, cell)
-    client = nbclient.NotebookClient(
-        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(cwd)}}
-    )
-    t0 = time.perf_counter()
-    client.execute()
-    return nb, time.perf_counter() - t0
-
-
-def parameter_names(path: Path) -> set[str]:
-    """The names the ``parameters`` cell assigns."""
-    nb = nbformat.read(path, as_version=4)
-    (cell,) = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
-    names = set()
-    for node in ast.parse(cell.source).body:
-        assert isinstance(node, ast.Assign), f"{path.name}: the parameters cell only assigns"
-        names.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    return names
-
-
 def test_every_notebook_has_a_test_budget() -> None:
     found = sorted(p.name for p in NOTEBOOKS.glob("*.ipynb"))
     assert found == sorted(SMALL)
@@ -112,7 +91,7 @@ def test_every_notebook_has_a_test_budget() -> None:
 @pytest.mark.parametrize("name", sorted(SMALL))
 def test_the_test_budgets_name_real_parameters(name: str) -> None:
     # A renamed parameter would otherwise leave the test running the full budget.
-    assert set(SMALL[name][0]) <= parameter_names(NOTEBOOKS / name)
+    assert set(SMALL[name][0]) <= runner.parameter_names(NOTEBOOKS / name)
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -124,7 +103,7 @@ def test_notebook_runs_on_a_small_budget(
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")
     monkeypatch.setenv("MPLCONFIGDIR", str(tmp_path / "mpl"))
     parameters, figures = SMALL[name]
-    nb, seconds = run_notebook(NOTEBOOKS / name, parameters, tmp_path)
+    nb, seconds = runner.run_notebook(NOTEBOOKS / name, parameters, tmp_path, timeout=600)
     images = sum(
         1
         for c in nb.cells
@@ -174,18 +153,3 @@ def test_the_check_refuses_outputs_and_execution_counts(tmp_path: Path) -> None:
     nbformat.write(nb, untagged)
     out = check(untagged)
     assert out.returncode == 1 and "parameters" in out.stdout
-
-
-if __name__ == "__main__":  # pragma: no cover - a manual timing run
-    # python tests/test_notebooks.py NAME [JSON parameters] [figure dir]: run one
-    # notebook and print its time (notebooks/README.md's figures come from this).
-    import tempfile
-
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    nb_name = sys.argv[1]
-    params = json.loads(sys.argv[2]) if len(sys.argv) > 2 else {}
-    if len(sys.argv) > 3:
-        params["figure_dir"] = sys.argv[3]
-    with tempfile.TemporaryDirectory() as d:
-        _nb, secs = run_notebook(NOTEBOOKS / nb_name, params, Path(d), timeout=3600)
-    print(f"{nb_name}: {secs:.1f} s")

@@ -542,9 +542,10 @@ class _Match:
         board_before = int(s[K.NUM_BOARD])
         if E.apply_index(s, int(action), self.lbr.fractions, self.lbr.tables) == E.ILLEGAL:
             mask = self.lbr.mask(s)
+            who = "LBR" if s[K.TO_ACT] == self.me[i] else "the target"
             raise ValueError(
-                f"action {int(action)} is not legal at this Hold'em decision "
-                f"(legal: {np.flatnonzero(mask).tolist()})"
+                f"{who} played action {int(action)}, not legal at this Hold'em decision "
+                f"(legal: {np.flatnonzero(mask).tolist()}; street {int(s[K.STREET])})"
             )
         if s[K.PHASE] == K.PHASE_OVER:
             self._finish(i, board_before)
@@ -890,7 +891,7 @@ def local_best_response(
     num_tables: int = 64,
     equity_samples: int = 600,
     policy_samples: int = 4,
-    preflop_raises: bool = True,
+    preflop_raises: bool = False,
     all_in_adjust: bool = True,
     name: str = "target",
 ) -> LBRResult:
@@ -906,8 +907,11 @@ def local_best_response(
         equity_samples: pre-flop boards sampled for LBR's equity (later streets are exact).
         policy_samples: draws per row that estimate the action probabilities of a
             target that does not give them (:func:`action_probabilities`).
-        preflop_raises: let LBR raise before the flop (False: fold or call there, the
-            restriction of the published LBR runs, which had no time for pre-flop rollouts).
+        preflop_raises: let LBR raise before the flop too. By default it only folds or
+            calls there (the published runs restricted it so, as we recall them): the
+            greedy local value of a pre-flop raise undervalues seeing the flop, and
+            with pre-flop raises LBR won less from the call station and random play
+            and the same from the equity bot (docs/agents.md).
         all_in_adjust: score all-in hands by their expectation (module docstring).
         name: how the target is named in the result.
     """

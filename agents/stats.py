@@ -120,28 +120,36 @@ def find_or_train_policy(
 
     Raises:
         FileNotFoundError: ``model_path`` names no file.
+        agents.runtime.PolicyFileError: the given or shipped file does not fit the
+            game's env (another env, options or observation layout), naming why.
         ConfigError: a bad game, option or training field.
     """
     from agents.opponent import shipped_model
+    from agents.runtime import describe_env, load_policy
 
     spec = get_game(game)
     opts = spec.options(options)
+    env = spec.make_env(opts)
     if model_path is not None:
         path = Path(model_path)
         if not path.is_file():
             raise FileNotFoundError(f"model_path {str(path)!r}: no such file")
+        load_policy(path, env)  # a file made for another env or layout is refused here
         return PolicyFile(path, "given", f"{path} (given)")
     shipped = shipped_model(spec.name, opts)
     if shipped.is_file():
+        load_policy(shipped, env)
         return PolicyFile(shipped, "shipped", f"{shipped.name} (shipped in agents/models)")
     from agents.train import TrainConfig, train
 
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="poker_env_nb_"))
     fields: dict[str, Any] = {"checkpoint_every": 0, "eval_every": 0, **train_fields}
     bare = TrainConfig(game=spec.name, options=opts, timesteps=timesteps, seed=seed, **fields)
-    # One folder per configuration: a run is reused only for the same configuration
-    # (train() refuses a folder that holds another run).
-    digest = hashlib.sha256(bare.to_toml().encode()).hexdigest()[:10]
+    # One folder per configuration and env layout: a run is reused only for the same
+    # configuration of the same env (train() refuses a folder that holds another run,
+    # and a changed observation layout needs a new policy).
+    described = json.dumps(dataclasses.asdict(describe_env(env)), sort_keys=True, default=str)
+    digest = hashlib.sha256((bare.to_toml() + described).encode()).hexdigest()[:10]
     run = folder / f"{spec.name}-seed{seed}-{digest}"
     config = dataclasses.replace(bare, out=str(run))
     what = f"trained here: {timesteps:,} MaskablePPO steps, seed {seed}"

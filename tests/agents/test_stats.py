@@ -13,7 +13,7 @@ import pytest
 from agents import stats as S
 from agents.baselines.red_dog import AlwaysForfeitPolicy, ReferencePolicy
 from agents.catalog import make_baseline
-from agents.runtime import load_policy
+from agents.runtime import PolicyFileError, load_policy
 from poker_env.cards import format_cards, make_deck, parse_cards
 from poker_env.errors import ConfigError
 from poker_env.games.holdem import HoldemConfig, HoldemGame, replay_json
@@ -416,13 +416,13 @@ def test_chips_along_a_long_game_are_conserved() -> None:
 # ----- policies for the notebooks ------------------------------------------------------
 
 
-def test_a_given_policy_file_is_used_and_a_missing_one_is_an_error(tmp_path: Path) -> None:
+def test_a_missing_or_broken_policy_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"nope\.npz"):
         S.find_or_train_policy("draw", model_path=tmp_path / "nope.npz")
     f = tmp_path / "p.npz"
     f.write_bytes(b"x")
-    found = S.find_or_train_policy("draw", model_path=f)
-    assert (found.path, found.source) == (f, "given")
+    with pytest.raises(PolicyFileError, match=r"p\.npz"):
+        S.find_or_train_policy("draw", model_path=f)  # not a policy file
 
 
 def test_the_shipped_policy_when_it_exists_else_one_trained_and_then_reused(
@@ -447,6 +447,10 @@ def test_the_shipped_policy_when_it_exists_else_one_trained_and_then_reused(
         "red-dog", {"num_players": 3}, timesteps=320, out=tmp_path / "runs", **tiny
     )
     assert other.source == "trained" and other.path != found.path
+    given = S.find_or_train_policy("red-dog", {"num_players": 3}, model_path=found.path)
+    assert (given.source, given.path) == ("given", found.path)
+    with pytest.raises(PolicyFileError, match="num_players"):
+        S.find_or_train_policy("red-dog", {"num_players": 5}, model_path=found.path)
     shipped.parent.mkdir()
     shipped.write_bytes(found.path.read_bytes())
     assert S.find_or_train_policy("red-dog", {"num_players": 3}).source == "shipped"

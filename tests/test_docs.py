@@ -446,3 +446,42 @@ def test_relative_links_reach_files_and_headings(page: Path) -> None:
         if anchor and path.suffix == ".md":
             headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), flags=re.M)
             assert anchor in {_slug(h) for h in headings}, f"{page.name}: no heading for {target!r}"
+
+
+# --- docs/rules.md's worked examples against the engines ------------------------------
+
+
+def _escape_examples() -> list[tuple[int, int, tuple[int, int, int]]]:
+    """(seats, leaver, (dealer, small blind, big blind) after) from rules.md §3's examples."""
+    text = " ".join(RULES.read_text(encoding="utf-8").split())  # one line: examples wrap
+    out = []
+    for label, body in re.findall(
+        r"(six seats|Three-handed), dealer 0, small blind 1, big blind 2: (.*?\.)(?: |$)", text
+    ):
+        seats = 6 if label == "six seats" else 3
+        for leaver, after in re.findall(r"seat (\d+) leaves -> ([^;]*?)(?:;|\.$)", body):
+            roles = {"dealer": 0, "small blind": 1, "big blind": 2}  # unchanged unless named
+            for name, seat in re.findall(
+                r"(dealer and small blind|dealer|small blind|big blind) (\d+)", after
+            ):
+                for role in (
+                    ("dealer", "small blind") if name == "dealer and small blind" else (name,)
+                ):
+                    roles[role] = int(seat)
+            out.append(
+                (seats, int(leaver), (roles["dealer"], roles["small blind"], roles["big blind"]))
+            )
+    return out
+
+
+def test_rules_md_escape_examples_are_what_the_engine_does() -> None:
+    from poker_env.games.holdem import HoldemGame
+
+    examples = _escape_examples()
+    assert len(examples) == 6, examples  # three at six seats, three three-handed
+    for seats, leaver, want in examples:
+        game = HoldemGame(HoldemConfig(num_seats=seats), rng=np.random.default_rng(0))
+        game.start_hand(button=0)
+        assert game.roles() == (0, 1, 2)
+        game.leave(leaver)
+        assert game.roles() == want, (seats, leaver)

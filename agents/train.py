@@ -87,7 +87,7 @@ class TrainConfig:
     num_tables: int = 64
     num_groups: int = 4
     opponents: Mapping[str, float] = field(
-        default_factory=lambda: {"random": 0.2, "call": 0.2, "heuristic": 0.4, "pool": 0.2}
+        default_factory=lambda: {"random": 0.4, "call": 0.2, "heuristic": 0.2, "pool": 0.2}
     )
     fixed_opponent: str = ""
     pool_size: int = 8
@@ -100,7 +100,7 @@ class TrainConfig:
     n_epochs: int = 4
     gamma: float = 1.0
     gae_lambda: float = 0.95
-    ent_coef: float = 0.01
+    ent_coef: float = 0.02
     clip_range: float = 0.2
     torch_threads: int = 1
     env_threads: int = 1

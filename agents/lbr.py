@@ -71,6 +71,7 @@ from agents.runtime import ACTIVATIONS, NumpyPolicy
 from poker_env.encoding import holdem as E
 from poker_env.errors import ConfigError
 from poker_env.evaluator import get_tables
+from poker_env.evaluator.equity_batch import _splitmix  # SplitMix64, one copy
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
@@ -203,14 +204,6 @@ def action_probabilities(
 # ----- equity of one hand against every holding ---------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _mix64(z: np.uint64) -> np.uint64:
-    # SplitMix64's finaliser: the stream is a counter passed through it.
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.uint64(z ^ (z >> np.uint64(31)))
-
-
 @njit(cache=True)
 def _holding_equities(
     holes: NDArray[np.int64],
@@ -286,7 +279,7 @@ def _holding_equities(
                 for j in range(m):
                     x += golden
                     r = j + np.int64(
-                        ((_mix64(x) >> np.uint64(32)) * np.uint64(n_rest - j)) >> np.uint64(32)
+                        ((_splitmix(x) >> np.uint64(32)) * np.uint64(n_rest - j)) >> np.uint64(32)
                     )
                     tmp = rest[j]
                     rest[j] = rest[r]

@@ -21,7 +21,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 	$(PIP) install --quiet $(TORCH_PIN)
-	$(PIP) install --quiet -e '.[train,multiagent,export,play,notebooks,dev]'
+	$(PIP) install --quiet -e '.[train,multiagent,export,play,notebooks,dev,rllib]'
 	touch $@
 
 install: $(VENV)/.installed

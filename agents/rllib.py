@@ -357,6 +357,8 @@ class RLlibConfig:
         entropy_coeff, clip_param: PPO.
         hidden, activation: the policy and value MLPs.
         checkpoint_every: iterations between checkpoints (the last always saved).
+        num_learners: remote learner actors (0: the learner runs in the driver).
+        num_gpus_per_learner: GPUs per learner (with ``num_learners`` 0: the driver's).
         out: the run folder.
     """
 
@@ -378,6 +380,8 @@ class RLlibConfig:
     hidden: list[int] = field(default_factory=lambda: [128, 128])
     activation: str = "tanh"
     checkpoint_every: int = 10
+    num_learners: int = 0
+    num_gpus_per_learner: float = 0.0
     out: str = ""
 
     def validate(self) -> None:
@@ -413,6 +417,15 @@ class RLlibConfig:
                 self.minibatch_size,
                 f"<= train_batch_size ({self.train_batch_size})",
             )
+        if (
+            isinstance(self.num_learners, bool)
+            or not isinstance(self.num_learners, int)
+            or (self.num_learners < 0)
+        ):
+            raise ConfigError("num_learners", self.num_learners, "an int >= 0")
+        g = self.num_gpus_per_learner
+        if isinstance(g, bool) or not isinstance(g, (int, float)) or not 0 <= g < math.inf:
+            raise ConfigError("num_gpus_per_learner", g, "a number >= 0")
         if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
             raise ConfigError("seed", self.seed, "an int >= 0")
         if not self.hidden or any(
@@ -454,7 +467,7 @@ def build_config(cfg: RLlibConfig) -> PPOConfig:
             minibatch_size=cfg.minibatch_size,
             num_epochs=cfg.num_epochs,
         )
-        .learners(num_learners=0)
+        .learners(num_learners=cfg.num_learners, num_gpus_per_learner=cfg.num_gpus_per_learner)
         .callbacks(IllegalActionCounter)
         .reporting(metrics_num_episodes_for_smoothing=100)
     )

@@ -88,6 +88,15 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--entropy-coeff", type=float, dest="entropy_coeff")
     p.add_argument("--checkpoint-every", type=_int_at_least(1), dest="checkpoint_every")
     p.add_argument(
+        "--num-learners",
+        type=_int_at_least(0),
+        dest="num_learners",
+        help="remote learners (default 0: in the driver); with GPUs, one per GPU",
+    )
+    p.add_argument(
+        "--num-gpus-per-learner", type=float, dest="num_gpus_per_learner", help="default 0"
+    )
+    p.add_argument(
         "--num-cpus", type=_int_at_least(1), default=None, help="CPUs of a local cluster"
     )
     p.add_argument("--out", default="", help="the run folder")
@@ -117,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
             "lr",
             "entropy_coeff",
             "checkpoint_every",
+            "num_learners",
+            "num_gpus_per_learner",
         )
         if getattr(args, k) is not None
     }
@@ -140,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     import ray
 
     if args.address == "local":
-        cpus = args.num_cpus or max(2, args.num_env_runners + 1)
+        cpus = args.num_cpus or max(2, args.num_env_runners + (args.num_learners or 0) + 1)
         ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False)
     else:
         ray.init(address=args.address, log_to_driver=False)

@@ -32,6 +32,7 @@ it on a cluster.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import time
@@ -56,7 +57,12 @@ from ray.tune.registry import register_env
 from torch import nn
 
 from agents.games import get_game
-from agents.rllib_batched import LOGIT_MIN, BatchedEnvRunner, dict_space
+from agents.rllib_batched import (
+    LOGIT_MIN,
+    BatchedEnvRunner,
+    BatchedLearnerConnector,
+    dict_space,
+)
 from agents.runtime import DenseLayer
 from poker_env.errors import ConfigError
 
@@ -359,6 +365,9 @@ class RLlibConfig:
         checkpoint_every: iterations between checkpoints (the last always saved).
         num_learners: remote learner actors (0: the learner runs in the driver).
         num_gpus_per_learner: GPUs per learner (with ``num_learners`` 0: the driver's).
+        array_learner: with the batched sampler, build the train batch with
+            :class:`~agents.rllib_batched.BatchedLearnerConnector` (whole arrays)
+            instead of RLlib's per-episode learner connectors (same batch).
         out: the run folder.
     """
 
@@ -382,6 +391,7 @@ class RLlibConfig:
     checkpoint_every: int = 10
     num_learners: int = 0
     num_gpus_per_learner: float = 0.0
+    array_learner: bool = True
     out: str = ""
 
     def validate(self) -> None:
@@ -526,7 +536,20 @@ def build_config(cfg: RLlibConfig) -> PPOConfig:
                 rl_module_spec=RLModuleSpec(module_class=MaskedMLPModule, model_config=model_config)
             )
         )
+        if cfg.array_learner:
+            config = config.training(
+                learner_connector=functools.partial(
+                    _array_learner_connector, gamma=cfg.gamma, lambda_=cfg.lambda_
+                ),
+                add_default_connectors_to_learner_pipeline=False,
+            )
     return config
+
+
+def _array_learner_connector(
+    obs_space: Any, act_space: Any, *, gamma: float, lambda_: float
+) -> BatchedLearnerConnector:
+    return BatchedLearnerConnector(obs_space, act_space, gamma=gamma, lambda_=lambda_)
 
 
 def _map_to_shared(agent_id: Any, episode: Any, **kwargs: Any) -> str:

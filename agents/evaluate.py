@@ -28,10 +28,11 @@ acted; B's walks against A are left out the same way.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,9 +42,16 @@ from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
 
 __all__ = [
+    "DecisionValue",
+    "DiscardAgreement",
     "MatchResult",
+    "MatchWins",
+    "buy_back_table",
+    "draw_discard_agreement",
+    "draw_match_wins",
     "evaluate_against_baselines",
     "head_to_head",
+    "red_dog_decision_value",
     "results_table",
     "round_robin",
 ]
@@ -316,10 +324,20 @@ class DecisionValue:
     reference: float
     decisions: int
     agreement: float
+    diff_half_width: float = float("nan")
 
     @property
     def ratio(self) -> float:
         return self.policy / self.reference
+
+    def __str__(self) -> str:
+        return (
+            f"Red Dog decision value over {self.decisions:,} decisions: policy "
+            f"{self.policy:+.4f} chips/decision, reference {self.reference:+.4f} on the same "
+            f"decisions, ratio {self.ratio:.2%}; policy - reference "
+            f"{self.policy - self.reference:+.4f} +/- {self.diff_half_width:.4f} (95%); "
+            f"same action as the reference {self.agreement:.1%}"
+        )
 
 
 def _bet_value(
@@ -358,7 +376,7 @@ def red_dog_decision_value(
     reference = ReferencePolicy()
     total_chips = num_players * 50  # RedDogConfig's default starting_chips
     p_col = 160 + num_players
-    got = want = 0.0
+    got = want = diff_sq = 0.0
     same = n = 0
     obs, info = env.reset(seed=seed)
     try:
@@ -367,12 +385,239 @@ def red_dog_decision_value(
             ref = reference.act_batch(obs, info["action_mask"])
             p = obs[:, p_col].astype(np.float64)
             largest = np.rint(np.minimum(obs[:, 156], obs[:, 157]) * total_chips)
-
-            got += float(_bet_value(acts, fr, largest, p).sum())
-            want += float(_bet_value(ref, fr, largest, p).sum())
+            mine = _bet_value(acts, fr, largest, p)
+            theirs = _bet_value(ref, fr, largest, p)
+            got += float(mine.sum())
+            want += float(theirs.sum())
+            diff_sq += float(((mine - theirs) ** 2).sum())
             same += int((acts == ref).sum())
             n += acts.size
             obs, _r, _t, _tr, info = env.step(acts)
     finally:
         env.close()
-    return DecisionValue(got / n, want / n, n, same / n)
+    mean_diff = (got - want) / n
+    sd = float(np.sqrt(max(diff_sq / n - mean_diff**2, 0.0) * n / max(n - 1, 1)))
+    return DecisionValue(got / n, want / n, n, same / n, Z95 * sd / np.sqrt(n))
+
+
+@dataclass(frozen=True)
+class DiscardAgreement:
+    """Five-card draw: how a policy's discards compare with the best-equity discard.
+
+    Attributes:
+        decisions: draw decisions looked at.
+        best: share whose discard has the best equity (one of the best, on a tie).
+        mean_equity_loss: mean equity (share of the pot against a random pat hand)
+            given up against the best discard, over all decisions.
+        more_cards: share of the other decisions that replace more cards than the
+            best discard; ``fewer_cards`` fewer; the rest as many, other cards.
+        fewer_cards: see ``more_cards``.
+    """
+
+    decisions: int
+    best: float
+    mean_equity_loss: float
+    more_cards: float
+    fewer_cards: float
+
+    def __str__(self) -> str:
+        other = 1.0 - self.best
+        return (
+            f"discards over {self.decisions:,} draws: the best-equity discard {self.best:.1%}; "
+            f"mean equity given up {self.mean_equity_loss:.4f}; of the other "
+            f"{other:.1%}: {self.more_cards:.1%} replace more cards, "
+            f"{self.fewer_cards:.1%} fewer, the rest as many but other cards"
+        )
+
+
+def draw_discard_agreement(
+    policy: BatchPolicy,
+    opponent: BatchPolicy,
+    *,
+    game: str = "draw",
+    options: Mapping[str, Any] | None = None,
+    decisions: int = 100_000,
+    seed: int = 0,
+    num_tables: int = 1024,
+) -> DiscardAgreement:
+    """Play ``policy`` against ``opponent`` at five-card draw tables and compare each of
+    its discards with the best of the 32 by exact draw equity
+    (:func:`~poker_env.evaluator.equity_batch.draw_discard_equities`, the heuristic's
+    choice)."""
+    from poker_env.evaluator.equity_batch import draw_discard_equities
+
+    spec = get_game(game)
+    opts = spec.options(options)
+    if not spec.name.startswith("draw"):
+        raise ConfigError("game", game, "'draw' or 'draw-match'")
+    env = spec.make_vector(num_tables, opts, opponent=opponent)
+    deck: Literal["standard", "short"] = "standard" if int(opts["deck"]) == 52 else "short"
+    width = int(env.single_action_space.n)  # type: ignore[attr-defined]
+    first = width - 33  # DROP, passive, sizes, all-in: then the 32 discard masks
+    bits = np.array([bin(m).count("1") for m in range(32)])
+    n = best = more = fewer = 0
+    loss = 0.0
+    obs, info = env.reset(seed=seed)
+    try:
+        while n < decisions:
+            acts = np.asarray(policy.act_batch(obs, info["action_mask"]), np.int64)
+            rows = np.flatnonzero(obs[:, 57] == 1)  # phase 1: this seat's draw
+            if rows.size:
+                eq = draw_discard_equities(obs[rows, 0:5].astype(np.int64), deck=deck)
+                mask = acts[rows] - first
+                got = eq[np.arange(rows.size), mask]
+                top = eq.max(axis=1)
+                is_best = got >= top
+                ideal = bits[eq.argmax(axis=1)]
+                best += int(is_best.sum())
+                loss += float((top - got).sum())
+                more += int((~is_best & (bits[mask] > ideal)).sum())
+                fewer += int((~is_best & (bits[mask] < ideal)).sum())
+                n += rows.size
+            obs, _r, _t, _tr, info = env.step(acts)
+    finally:
+        env.close()
+    other = max(n - best, 1)
+    return DiscardAgreement(n, best / n, loss / n, more / other, fewer / other)
+
+
+@dataclass(frozen=True)
+class MatchWins:
+    """The draw match (RULES.md §1), her seat against the human seat: whole matches.
+
+    Attributes:
+        matches: matches finished or cut off.
+        won: matches the computer seat won (the human could not ante).
+        lost: matches she lost (nothing left to stake).
+        unfinished: matches cut off at ``max_hands`` hands.
+        mean_hands: hands per match.
+    """
+
+    computer: str
+    human: str
+    matches: int
+    won: int
+    lost: int
+    unfinished: int
+    mean_hands: float
+
+    @property
+    def share(self) -> float:
+        """Share of the decided matches she won."""
+        return self.won / max(self.won + self.lost, 1)
+
+    @property
+    def half_width(self) -> float:
+        """Half the 95% interval of :attr:`share` (normal approximation)."""
+        n = max(self.won + self.lost, 1)
+        return Z95 * math.sqrt(self.share * (1 - self.share) / n)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.computer} (her seat) vs {self.human} (human seat): she won "
+            f"{self.share:.1%} ± {self.half_width:.1%} of {self.won + self.lost:,} decided "
+            f"matches ({self.won:,} won, {self.lost:,} lost, {self.unfinished:,} cut off at "
+            f"the hand limit; {self.mean_hands:.1f} hands a match)"
+        )
+
+
+def draw_match_wins(
+    computer: BatchPolicy,
+    human: BatchPolicy,
+    *,
+    options: Mapping[str, Any] | None = None,
+    matches: int = 2_000,
+    seed: int = 0,
+    num_tables: int = 256,
+    max_hands: int = 1000,
+    names: tuple[str, str] = ("computer", "human"),
+) -> MatchWins:
+    """Play whole draw matches, ``computer`` in her seat and ``human`` in the other,
+    and count who wins (the match bonus is set so large that the last reward's sign
+    names the winner; the play does not see it)."""
+    from poker_env.vector.draw import DrawVectorEnv
+
+    opts = get_game("draw-match").options(options)
+    bonus = 1e9
+    env = DrawVectorEnv(
+        num_tables,
+        agent_seat=1,
+        opponent=human,
+        mode="match",
+        match_bonus=bonus,
+        max_hands=max_hands,
+        copy=False,
+        **opts,
+    )
+    won = lost = unfinished = done_count = 0
+    hands = 0
+    obs, info = env.reset(seed=seed)
+    try:
+        while done_count < matches:
+            acts = np.asarray(computer.act_batch(obs, info["action_mask"]), np.int64)
+            hand_no = np.asarray(info.get("hand_no", np.zeros(num_tables)))  # before autoreset
+            obs, rew, term, trunc, info = env.step(acts)
+            ended = np.flatnonzero(term | trunc)
+            if ended.size:
+                r = np.asarray(rew)[ended]
+                won += int((r > bonus / 2).sum())
+                lost += int((r < -bonus / 2).sum())
+                unfinished += int(np.asarray(trunc)[ended].sum())
+                hands += int(hand_no[ended].sum())
+                done_count += ended.size
+    finally:
+        env.close()
+    return MatchWins(names[0], names[1], done_count, won, lost, unfinished, hands / done_count)
+
+
+def buy_back_table(
+    computer: BatchPolicy,
+    human: BatchPolicy,
+    *,
+    options: Mapping[str, Any] | None = None,
+    offers: int = 5_000,
+    seed: int = 0,
+    num_tables: int = 256,
+    money_edges: Sequence[float] = (150, 300, 600),
+) -> list[dict[str, Any]]:
+    """Her buy-back decisions (RULES.md §1) in whole draw matches against ``human``:
+    at each offer, her money and the items she has lost, and whether she bought back.
+
+    Returns one row per (items lost, money band) seen: ``lost``, ``money`` (the band,
+    e.g. ``"150-300"``), ``offers``, ``bought`` (share of the offers she took) and
+    ``mean_money``. Stops after ``offers`` offers (or 2,000 steps of every table).
+    """
+    from poker_env.vector.draw import DrawVectorEnv
+
+    opts = get_game("draw-match").options(options)
+    env = DrawVectorEnv(num_tables, agent_seat=1, opponent=human, mode="match", copy=False, **opts)
+    buy = int(env.single_action_space.n) - 1  # type: ignore[attr-defined]
+    seen: list[tuple[float, float, bool]] = []
+    obs, info = env.reset(seed=seed)
+    try:
+        for _ in range(2000):
+            acts = np.asarray(computer.act_batch(obs, info["action_mask"]), np.int64)
+            offered = np.flatnonzero(np.asarray(info["action_mask"])[:, buy] != 0)
+            for i in offered.tolist():
+                seen.append((float(obs[i, 60]), float(obs[i, 70]), bool(acts[i] == buy)))
+            if len(seen) >= offers:
+                break
+            obs, _r, _t, _tr, info = env.step(acts)
+    finally:
+        env.close()
+    edges = [0.0, *money_edges, float("inf")]
+    rows = []
+    for lost in sorted({int(s[1]) for s in seen}):
+        for lo, hi in itertools.pairwise(edges):
+            band = [s for s in seen if int(s[1]) == lost and lo <= s[0] < hi]
+            if band:
+                rows.append(
+                    {
+                        "lost": lost,
+                        "money": f"{lo:g}-{hi:g}" if hi != float("inf") else f">={lo:g}",
+                        "offers": len(band),
+                        "bought": sum(s[2] for s in band) / len(band),
+                        "mean_money": sum(s[0] for s in band) / len(band),
+                    }
+                )
+    return rows

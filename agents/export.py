@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from agents.features import make_features
 from agents.runtime import (
     ACTIVATIONS,
     FORMAT,
@@ -192,6 +193,7 @@ def build_manifest(
     layers: Sequence[DenseLayer | Mapping[str, Any]],
     env: object,
     provenance: Mapping[str, Any] | None = None,
+    features: str | None = None,
 ) -> tuple[dict[str, Any], dict[str, NDArray[np.float32]]]:
     """The manifest and the named arrays of a policy file.
 
@@ -202,6 +204,8 @@ def build_manifest(
         env: the env the policy plays (an env, batched env or wrapper), or its
             :class:`~agents.runtime.EnvDescription`.
         provenance: JSON-serialisable facts about the training (stored as given).
+        features: the name of the feature set (:mod:`agents.features`) whose columns
+            the network reads after the observation, or None.
 
     Raises:
         ExportError: bad layers (shapes that do not chain, the first layer not taking
@@ -213,9 +217,16 @@ def build_manifest(
     if not dense:
         raise ExportError("layers is empty: a network needs at least one layer")
     prev = desc.observation_size
+    feature_fields: dict[str, Any] = {}
+    if features:
+        feature_set = make_features(features, desc.game, desc.options)
+        feature_fields = {"features": {"name": feature_set.name, "size": feature_set.size}}
+        prev += feature_set.size
     for i, layer in enumerate(dense):
         if layer.weight.shape[0] != prev:
             what = "the observation size" if i == 0 else f"layers[{i - 1}]'s output"
+            if i == 0 and features:
+                what += " with the features"
             raise ExportError(f"layers[{i}] takes {layer.weight.shape[0]} inputs, {what} is {prev}")
         prev = layer.weight.shape[1]
     if prev != desc.action_count:
@@ -247,6 +258,7 @@ def build_manifest(
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         **desc.manifest_fields(),
+        **feature_fields,
         "network": {"type": "mlp", "output": "logits", "layers": specs},
         "provenance": prov,
     }
@@ -279,12 +291,13 @@ def write_policy(
     env: object,
     *,
     provenance: Mapping[str, Any] | None = None,
+    features: str | None = None,
 ) -> Path:
     """Write a policy file from plain numpy layers (no torch needed).
 
     Args:
         path: the ``.npz`` file to write (a folder: ``policy.npz`` in it).
-        layers, env, provenance: as :func:`build_manifest`.
+        layers, env, provenance, features: as :func:`build_manifest`.
 
     Returns:
         The path written. The file is read back with the runtime's loader (against
@@ -293,7 +306,7 @@ def write_policy(
     Raises:
         ExportError: as :func:`build_manifest`.
     """
-    manifest, arrays = build_manifest(layers, env, provenance)
+    manifest, arrays = build_manifest(layers, env, provenance, features)
     out = _resolve(path, "policy.npz")
     text = json.dumps(manifest, indent=1, sort_keys=False, allow_nan=False)
     blob = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
@@ -492,6 +505,7 @@ def export_policy(
     *,
     provenance: Mapping[str, Any] | None = None,
     onnx: bool = False,
+    features: str | None = None,
 ) -> ExportResult:
     """Export a trained SB3 (Maskable)PPO model: the policy file, and ONNX beside it.
 
@@ -504,6 +518,8 @@ def export_policy(
         provenance: facts about the training (``command``, ``seed``, ``steps``, ...);
             they update :func:`default_provenance` of the model.
         onnx: also write the ONNX model (needs the ``export`` extra: onnx).
+        features: the feature set the model was trained with (its observations were
+            the env's followed by those columns; see :mod:`agents.features`).
 
     Raises:
         ExportError: a model that cannot be exported, or whose spaces differ from
@@ -513,13 +529,15 @@ def export_policy(
     desc = describe_env(env)
     size = int(np.prod(policy.observation_space.shape))
     count = int(getattr(policy.action_space, "n", -1))
+    if features:
+        size -= make_features(features, desc.game, desc.options).size
     if (size, count) != (desc.observation_size, desc.action_count):
         raise ExportError(
             f"the model has {size} observations and {count} actions, the env {desc.env_id} "
             f"{desc.observation_size} and {desc.action_count}"
         )
     prov = {**default_provenance(model), **dict(provenance or {})}
-    npz = write_policy(path, sb3_layers(model), desc, provenance=prov)
+    npz = write_policy(path, sb3_layers(model), desc, provenance=prov, features=features)
     manifest = load_policy(npz).manifest
     onnx_path = export_onnx(model, npz.with_suffix(".onnx"), manifest) if onnx else None
     return ExportResult(npz=npz, onnx=onnx_path, manifest=manifest)

@@ -775,7 +775,9 @@ class _LBR:
                 np.repeat(action_probabilities(target, b.view[None], b.mask[None]), b.size, axis=0)
                 for b in blocks
             ]
-        if isinstance(target, NumpyPolicy):
+        if isinstance(target, NumpyPolicy) and target.features is None:
+            # (A policy that computes features from its observation, agents.features,
+            # is asked row by row below: its first layer reads more than the rows.)
             return _network_probabilities(target, blocks)
         # Black boxes: the rows themselves, several blocks a call (up to _ROW_CHUNK rows).
         sizes = [b.size for b in blocks]

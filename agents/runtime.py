@@ -51,10 +51,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+if TYPE_CHECKING:
+    from agents.features import FeatureSet
 
 __all__ = [
     "ACTIVATIONS",
@@ -213,6 +216,7 @@ def _draw_options(env: Any) -> dict[str, Any]:
         "wardrobe_size": len(cfg.wardrobe),
         "item_value": int(cfg.item_value),
         "pot_fractions": [float(f) for f in env.pot_fractions],
+        "flush_beats_full_house": bool(cfg.flush_beats_full_house),
     }
 
 
@@ -564,6 +568,19 @@ def validate_manifest(manifest: object, source: str = "policy") -> dict[str, Any
     if not layers:
         raise PolicyFileError(f"{source}: the network has no layers")
     prev = size
+    if "features" in manifest:
+        # The network reads the observation, then the columns of a feature set
+        # (agents.features) computed from it.
+        name = _field(manifest, "features.name", str, source)
+        extra = _positive(manifest, "features.size", source)
+        from agents.features import FEATURE_SETS
+
+        if name not in FEATURE_SETS:
+            raise PolicyFileError(
+                f"{source}: unknown feature set {name!r} (this runtime knows "
+                f"{', '.join(sorted(FEATURE_SETS))})"
+            )
+        prev = size + extra
     for i, layer in enumerate(layers):
         where = f"network.layers[{i}]"
         if not isinstance(layer, dict):
@@ -793,6 +810,19 @@ class NumpyPolicy:
         self.observation_size = int(manifest["observation"]["size"])
         self.num_actions = int(manifest["actions"]["count"])
         self.action_names: tuple[str, ...] = tuple(manifest["actions"]["names"])
+        self.features: FeatureSet | None = None
+        if "features" in manifest:
+            from agents.features import make_features
+
+            feats = manifest["features"]
+            self.features = make_features(
+                feats["name"], str(manifest["game"]), manifest["env"]["options"]
+            )
+            if self.features.size != int(feats["size"]):
+                raise PolicyFileError(
+                    f"{source}: feature set {feats['name']!r} gives {self.features.size} "
+                    f"columns, the manifest says {feats['size']}"
+                )
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -823,6 +853,8 @@ class NumpyPolicy:
         obs = np.asarray(observations)
         single = obs.ndim == 1
         x = self._batch(obs[None, :] if single else obs)
+        if self.features is not None:
+            x = np.concatenate([x, self.features(x)], axis=1)
         for layer in self.layers:
             x = layer(x)
         return x[0] if single else x

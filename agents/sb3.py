@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
@@ -31,6 +31,9 @@ from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from poker_env.errors import ConfigError
+
+if TYPE_CHECKING:
+    from agents.features import FeatureSet
 
 __all__ = [
     "PokerVecEnv",
@@ -117,9 +120,17 @@ class PokerVecEnv(VecEnv):
             are numbered in order, sub-env after sub-env.
         seed: the seed of the first reset (table ``i`` of the whole batch gets
             ``seed + i``); ``VecEnv.seed()`` sets it for the next reset as SB3 does.
+        features: a feature set (:mod:`agents.features`) whose columns follow each
+            observation (the observation space grows by its size, bounds [-1, 1]);
+            None for the env's observations as they are.
     """
 
-    def __init__(self, envs: Sequence[gym.vector.VectorEnv], seed: int | None = None) -> None:
+    def __init__(
+        self,
+        envs: Sequence[gym.vector.VectorEnv],
+        seed: int | None = None,
+        features: FeatureSet | None = None,
+    ) -> None:
         envs = list(envs)
         if not envs:
             raise ConfigError("envs", envs, "one or more poker_env.vector envs")
@@ -140,6 +151,14 @@ class PokerVecEnv(VecEnv):
         self._slices = [slice(int(bounds[k]), int(bounds[k + 1])) for k in range(len(envs))]
         n = int(bounds[-1])
         self.render_mode: str | None = None
+        self.features = features
+        self.raw_observation_space = obs_space
+        if features is not None:
+            if not isinstance(obs_space, gym.spaces.Box):
+                raise ConfigError("features", features.name, "an env with a Box observation")
+            low = np.concatenate([obs_space.low, np.full(features.size, -1.0, np.float32)])
+            high = np.concatenate([obs_space.high, np.ones(features.size, np.float32)])
+            obs_space = gym.spaces.Box(low, high, dtype=np.float32)
         super().__init__(n, obs_space, act_space)
         self._first_seed = seed
         self._actions = np.zeros(n, np.int64)
@@ -165,14 +184,19 @@ class PokerVecEnv(VecEnv):
         self._ep_return[:] = 0.0
         self._ep_length[:] = 0
         self._was_reset = True
-        return np.concatenate(parts)
+        return self._with_features(np.concatenate(parts))
+
+    def _with_features(self, obs: NDArray[np.float32]) -> NDArray[np.float32]:
+        if self.features is None:
+            return obs
+        return np.concatenate([obs, self.features(obs)], axis=1)
 
     def step_async(self, actions: NDArray[Any]) -> None:
         self._actions[:] = np.asarray(actions).reshape(self.num_envs)
 
     def step_wait(self) -> VecEnvStepReturn:
         n = self.num_envs
-        obs = np.empty((n, *self.observation_space.shape), np.float32)  # type: ignore[misc]
+        obs = np.empty((n, *self.raw_observation_space.shape), np.float32)  # type: ignore[misc]
         rewards = np.empty(n, np.float32)
         terms = np.empty(n, np.bool_)
         truncs = np.empty(n, np.bool_)
@@ -187,18 +211,22 @@ class PokerVecEnv(VecEnv):
             if "final_obs" in info:
                 finals.append((sl, info["final_obs"], info["_final_obs"]))
         dones = terms | truncs
+        raw_obs = obs
+        obs = self._with_features(obs)
         self._ep_return += rewards
         self._ep_length += 1
         infos: list[dict[str, Any]] = [{} for _ in range(n)]
         if dones.any():
-            final_obs = np.array(obs)  # tables whose final obs the env did not give: none
+            final_obs = np.array(raw_obs)  # tables whose final obs the env did not give: none
             for sl, fo, has in finals:
                 rows = np.flatnonzero(has)
                 final_obs[sl.start + rows] = fo[rows]
+            done_rows = np.flatnonzero(dones)
+            final_obs = self._with_features(final_obs[done_rows])
             elapsed = round(time.time() - self._t0, 6)
-            for i in np.flatnonzero(dones).tolist():
+            for k, i in enumerate(done_rows.tolist()):
                 infos[i] = {
-                    "terminal_observation": final_obs[i],
+                    "terminal_observation": final_obs[k],
                     "TimeLimit.truncated": bool(truncs[i] and not terms[i]),
                     "episode": {
                         "r": float(self._ep_return[i]),
@@ -256,3 +284,73 @@ class PokerVecEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return indices
+
+
+def fit_to_teacher(
+    model: Any,
+    observations: NDArray[np.float32],
+    action_masks: NDArray[np.int8],
+    actions: NDArray[np.int64],
+    returns: NDArray[np.float32],
+    *,
+    epochs: int,
+    batch_size: int,
+    seed: int,
+    label: str = "",
+) -> dict[str, float]:
+    """Behaviour cloning of a MaskablePPO model: its policy learns ``actions``
+    (cross-entropy over the legal actions) and its value network ``returns`` (squared
+    error, weight 0.5 as PPO's), with the model's own optimizer, in shuffled
+    minibatches (a ``torch.Generator`` seeded with ``seed``).
+
+    Returns:
+        ``accuracy`` (share of rows whose masked argmax is the teacher's action) and
+        ``loss`` (mean over the last epoch). With ``label``, a line per epoch.
+    """
+    import torch
+
+    policy = model.policy
+    o = torch.as_tensor(np.asarray(observations, np.float32))
+    m = torch.as_tensor(np.asarray(action_masks, np.int8))
+    a = torch.as_tensor(np.asarray(actions, np.int64))
+    g = torch.as_tensor(np.asarray(returns, np.float32))
+    rows = int(a.shape[0])
+    if rows == 0:
+        raise ConfigError("warm_start_steps", 0, "enough steps for at least one whole episode")
+    gen = torch.Generator().manual_seed(int(seed))
+    stats: dict[str, float] = {}
+    value_params = [p for name, p in policy.named_parameters() if "value" in name]
+    policy_params = [p for name, p in policy.named_parameters() if "value" not in name]
+    policy.set_training_mode(True)
+    for epoch in range(epochs):
+        order = torch.randperm(rows, generator=gen)
+        total = 0.0
+        for start in range(0, rows, batch_size):
+            b = order[start : start + batch_size]
+            values, log_prob, _entropy = policy.evaluate_actions(
+                o[b], a[b], action_masks=m[b].numpy()
+            )
+            loss = -log_prob.mean() + 0.5 * torch.nn.functional.mse_loss(values.flatten(), g[b])
+            policy.optimizer.zero_grad()
+            loss.backward()
+            # Clipped apart: the returns' squared error (antes squared) would otherwise
+            # take the whole norm and leave the policy's gradient a sliver.
+            torch.nn.utils.clip_grad_norm_(value_params, 0.5)
+            torch.nn.utils.clip_grad_norm_(policy_params, 0.5)
+            policy.optimizer.step()
+            total += float(loss.detach()) * int(b.numel())
+        correct = 0
+        with torch.no_grad():
+            for start in range(0, rows, 8192):
+                sl = slice(start, start + 8192)
+                dist = policy.get_distribution(o[sl], action_masks=m[sl].numpy())
+                correct += int((dist.distribution.probs.argmax(dim=1) == a[sl]).sum())
+        stats = {"accuracy": correct / rows, "loss": total / rows, "rows": float(rows)}
+        if label:
+            print(
+                f"{label} epoch {epoch + 1}/{epochs}: loss {stats['loss']:.4f}, "
+                f"accuracy {stats['accuracy']:.3f}",
+                flush=True,
+            )
+    policy.set_training_mode(False)
+    return stats

@@ -77,6 +77,17 @@ class TrainConfig:
         checkpoint_every: steps between checkpoints (0: none).
         eval_every: steps between evaluations logged to TensorBoard (0: none).
         eval_hands: hands per opponent in those evaluations and the final one.
+        features: a feature set of :mod:`agents.features` whose columns the policy
+            reads after the observation (``""``: none); the export records it.
+        seat: the agent's seat at the training tables (-1: the game's, see
+            :meth:`agents.games.GameSpec.make_vector`; 0 trains the human seat of the
+            draw match, e.g. a best response against her).
+        warm_start: a teacher policy (a baseline kind or ``FILE.npz``, as
+            ``fixed_opponent``) imitated before PPO starts (``""``: none): the policy
+            learns the teacher's actions and the value network its returns on
+            ``warm_start_steps`` steps of the teacher's play at the training tables.
+        warm_start_steps: agent steps of the teacher's play collected.
+        warm_start_epochs: passes over them.
         out: the run folder.
     """
 
@@ -107,6 +118,11 @@ class TrainConfig:
     checkpoint_every: int = 100_000
     eval_every: int = 0
     eval_hands: int = 20_000
+    features: str = ""
+    seat: int = -1
+    warm_start: str = ""
+    warm_start_steps: int = 200_000
+    warm_start_epochs: int = 4
     out: str = ""
 
     def __post_init__(self) -> None:
@@ -128,6 +144,8 @@ class TrainConfig:
             "checkpoint_every": 0,
             "eval_every": 0,
             "eval_hands": 2,
+            "warm_start_steps": 0,
+            "warm_start_epochs": 1,
             "seed": 0,
         }
         for name, low in ints.items():
@@ -159,6 +177,20 @@ class TrainConfig:
                 raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")
         if not isinstance(self.fixed_opponent, str):
             raise ConfigError("fixed_opponent", self.fixed_opponent, "a policy name (a string)")
+        if not isinstance(self.warm_start, str):
+            raise ConfigError("warm_start", self.warm_start, "a policy name (a string)")
+        if isinstance(self.seat, bool) or not isinstance(self.seat, int) or self.seat < -1:
+            raise ConfigError("seat", self.seat, "-1 (the game's agent seat) or a seat number")
+        if self.seat >= self.spec.num_seats(self.options):
+            raise ConfigError(
+                "seat", self.seat, f"-1 or 0..{self.spec.num_seats(self.options) - 1}"
+            )
+        if not isinstance(self.features, str):
+            raise ConfigError("features", self.features, "a feature set's name (a string)")
+        if self.features:
+            from agents.features import make_features
+
+            make_features(self.features, self.game, self.options)
 
     @property
     def spec(self) -> GameSpec:
@@ -285,6 +317,7 @@ class _Run:
     """The state of one training run (the env groups, slots, pool, mix and model)."""
 
     def __init__(self, config: TrainConfig, command: str, fixed: BatchPolicy | None = None) -> None:
+        from agents.features import make_features
         from agents.sb3 import PokerVecEnv, fast_torch_settings
 
         if config.opponents.get("fixed", 0) > 0 and fixed is None and not config.fixed_opponent:
@@ -309,10 +342,21 @@ class _Run:
         self.mix.assign(self.slots)
         self.venv = PokerVecEnv(
             [
-                self.spec.make_vector(per, config.options, slot, config.env_threads)
+                self.spec.make_vector(
+                    per,
+                    config.options,
+                    slot,
+                    config.env_threads,
+                    seat=None if config.seat < 0 else config.seat,
+                )
                 for slot in self.slots
             ],
             seed=config.seed,
+            features=(
+                make_features(config.features, self.spec.name, config.options)
+                if config.features
+                else None
+            ),
         )
         self.model: Any = None
 
@@ -358,6 +402,67 @@ class _Run:
         )
         return self.model
 
+    def imitate(self, progress: bool = True) -> dict[str, float]:
+        """Warm start: fit the new model to the teacher ``config.warm_start``.
+
+        The teacher plays the agent's seat at the training tables (against the
+        opponent mix, as PPO will) for ``warm_start_steps`` steps; the policy then
+        learns its actions (cross-entropy over the legal actions) and the value
+        network the discounted returns that followed (squared error), for
+        ``warm_start_epochs`` passes in minibatches of ``batch_size``. PPO then
+        starts from a policy that plays like the teacher and a value network that
+        knows what that play earns, instead of from uniform play, from which the
+        draw learner fell into dropping every hand (docs/agents.md).
+
+        Returns:
+            ``accuracy`` (share of the teacher's actions the fitted policy's argmax
+            plays) and ``loss`` of the last epoch, also logged to TensorBoard.
+        """
+        from agents.catalog import resolve_policy
+        from agents.sb3 import fit_to_teacher
+
+        c = self.config
+        teacher = resolve_policy(c.warm_start, self.spec.name, c.options, seed=c.seed + 7)
+        venv = self.venv
+        raw = int(venv.raw_observation_space.shape[0])  # type: ignore[index]
+        n = venv.num_envs
+        steps = max(1, -(-c.warm_start_steps // n))
+        obs_buf = np.empty((steps, n, *venv.observation_space.shape), np.float32)  # type: ignore[misc]
+        mask_buf = np.empty((steps, n, int(venv.action_space.n)), np.int8)  # type: ignore[attr-defined]
+        act_buf = np.empty((steps, n), np.int64)
+        rew_buf = np.empty((steps, n), np.float32)
+        done_buf = np.empty((steps, n), np.bool_)
+        obs: Any = venv.reset()
+        for t in range(steps):
+            masks = venv.action_masks()
+            acts = np.asarray(teacher.act_batch(obs[:, :raw], masks), np.int64)
+            obs_buf[t], mask_buf[t], act_buf[t] = obs, masks, acts
+            obs, rew, done, _info = venv.step(acts)
+            rew_buf[t], done_buf[t] = rew, done
+        # Discounted returns to the end of each episode; an episode cut off by the end
+        # of the collection is left out (its return is not known).
+        returns = np.zeros((steps, n), np.float32)
+        known = np.zeros((steps, n), np.bool_)
+        acc = np.zeros(n, np.float32)
+        seen_end = np.zeros(n, np.bool_)
+        for t in range(steps - 1, -1, -1):
+            acc = np.where(done_buf[t], 0.0, acc * c.gamma) + rew_buf[t]
+            seen_end |= done_buf[t]
+            returns[t], known[t] = acc, seen_end
+        rows = np.flatnonzero(known.reshape(-1))
+        stats = fit_to_teacher(
+            self.model,
+            obs_buf.reshape(steps * n, -1)[rows],
+            mask_buf.reshape(steps * n, -1)[rows],
+            act_buf.reshape(-1)[rows],
+            returns.reshape(-1)[rows],
+            epochs=c.warm_start_epochs,
+            batch_size=c.batch_size,
+            seed=c.seed,
+            label=f"warm start ({c.warm_start}, {rows.size:,} steps)" if progress else "",
+        )
+        return stats
+
     # ----- snapshots ---------------------------------------------------------------
     def provenance(self) -> dict[str, Any]:
         return {
@@ -373,7 +478,9 @@ class _Run:
         from agents.export import export_policy
 
         env = self.spec.make_env(self.config.options)
-        return export_policy(self.model, path, env, provenance=self.provenance()).npz
+        return export_policy(
+            self.model, path, env, provenance=self.provenance(), features=self.config.features
+        ).npz
 
     def load_snapshot(self, path: Path) -> BatchPolicy:
         from agents.runtime import load_policy
@@ -515,6 +622,9 @@ def train(
             )
         (run.dir / "config.toml").write_text(config.to_toml())
         run.new_model()
+        if config.warm_start:
+            stats = run.imitate(progress=True)
+            (run.dir / "warm_start.json").write_text(json.dumps(stats, indent=1))
     left = config.timesteps - int(run.model.num_timesteps)
     if left > 0:
         run.model.learn(

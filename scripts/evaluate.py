@@ -8,10 +8,21 @@ Examples::
     python scripts/evaluate.py draw a.npz b.npz heuristic --round-robin
     python scripts/evaluate.py draw a.npz heuristic --target-width 0.05 --hands 2000000
 
+    python scripts/evaluate.py red-dog agents/models/red_dog.npz heuristic --decision-value 100000
+    python scripts/evaluate.py draw agents/models/draw52.npz heuristic --discards 100000
+
 Players: ``random``, ``call``, ``heuristic``, an exported ``FILE.npz`` (``@sample`` or
 ``@t=0.5`` to sample), or an SB3 checkpoint ``FILE.zip``. With two players the first
 plays the second; with more, the first plays each of the others (``--round-robin``:
-every pair). ``--json FILE`` writes the results.
+every pair). ``--hands 0`` plays no match (for the measures below alone).
+
+Measures of the first player beside the matches: ``--decision-value N`` (Red Dog: its
+exact expected chips per decision against the reference policy's on the same N
+decisions), ``--discards N`` (five-card draw: the share of its N draws that take the
+best-equity discard, against the second player).
+
+``--json FILE`` writes ``{"game", "options", "matches": [...], "decision_value",
+"discards"}`` (the last two null when not asked for).
 """
 
 from __future__ import annotations
@@ -54,11 +65,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-duplicate", action="store_true", help="A in seat 0 only")
     p.add_argument("--round-robin", action="store_true")
     p.add_argument("--json", type=Path, help="write the results here")
+    p.add_argument(
+        "--decision-value",
+        type=int,
+        default=0,
+        metavar="N",
+        help="Red Dog: the first player's exact EV per decision against the reference's",
+    )
+    p.add_argument(
+        "--discards",
+        type=int,
+        default=0,
+        metavar="N",
+        help="five-card draw: share of the first player's N discards that are the best",
+    )
     args = p.parse_args(argv)
+    if args.decision_value and args.game != "red-dog":
+        p.error("--decision-value is a Red Dog measure")
+    if args.discards and not args.game.startswith("draw"):
+        p.error("--discards is a five-card draw measure")
     if len(args.players) < 2:
         p.error("give at least two players")
     from agents.catalog import resolve_policy
-    from agents.evaluate import head_to_head, results_table
+    from agents.evaluate import (
+        draw_discard_agreement,
+        head_to_head,
+        red_dog_decision_value,
+        results_table,
+    )
 
     opts = dict(args.option)
     try:
@@ -72,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             pairs = [(names[0], y) for y in names[1:]]
         results = []
-        for x, y in pairs:
+        for x, y in pairs if args.hands > 0 else []:
             r = head_to_head(
                 pols[x],
                 pols[y],
@@ -87,13 +121,44 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(r, flush=True)
             results.append(r)
+        value = discards = None
+        if args.decision_value:
+            value = red_dog_decision_value(
+                pols[names[0]],
+                num_players=int(opts.get("num_players", 4)),
+                decisions=args.decision_value,
+                seed=args.seed,
+            )
+            print(value, flush=True)
+        if args.discards:
+            discards = draw_discard_agreement(
+                pols[names[0]],
+                pols[names[1]],
+                game=args.game,
+                options=opts,
+                decisions=args.discards,
+                seed=args.seed,
+            )
+            print(discards, flush=True)
     except (ConfigError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print()
-    print(results_table(results, title=f"{args.game} head to head"))
+    if results:
+        print()
+        print(results_table(results, title=f"{args.game} head to head"))
     if args.json:
-        args.json.write_text(json.dumps([dataclasses.asdict(r) for r in results], indent=1))
+        doc = {
+            "game": args.game,
+            "options": opts,
+            "players": names,
+            "seed": args.seed,
+            "matches": [dataclasses.asdict(r) for r in results],
+            "decision_value": None
+            if value is None
+            else {**dataclasses.asdict(value), "ratio": value.ratio},
+            "discards": None if discards is None else dataclasses.asdict(discards),
+        }
+        args.json.write_text(json.dumps(doc, indent=1))
     return 0
 
 

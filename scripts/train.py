@@ -97,6 +97,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--batch-size", type=int, dest="batch_size")
     p.add_argument("--n-epochs", type=int, dest="n_epochs")
     p.add_argument("--ent-coef", type=float, dest="ent_coef")
+    p.add_argument("--gamma", type=float)
+    p.add_argument(
+        "--warm-start",
+        dest="warm_start",
+        metavar="POLICY",
+        help="imitate this policy (a baseline kind or FILE.npz) before PPO starts",
+    )
+    p.add_argument("--warm-start-steps", type=int, dest="warm_start_steps")
+    p.add_argument("--warm-start-epochs", type=int, dest="warm_start_epochs")
+    p.add_argument(
+        "--features",
+        help="a feature set the policy reads after the observation (agents.features), "
+        "e.g. draw-strength",
+    )
     p.add_argument("--torch-threads", type=int, dest="torch_threads")
     p.add_argument("--checkpoint-every", type=int, dest="checkpoint_every")
     p.add_argument("--eval-every", type=int, dest="eval_every")
@@ -123,6 +137,11 @@ FIELDS = (
     "batch_size",
     "n_epochs",
     "ent_coef",
+    "gamma",
+    "features",
+    "warm_start",
+    "warm_start_steps",
+    "warm_start_epochs",
     "torch_threads",
     "checkpoint_every",
     "eval_every",

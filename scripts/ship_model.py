@@ -1,0 +1,215 @@
+#!/usr/bin/env python
+"""Train, ship and evaluate one of the computer opponents in ``agents/models/``.
+
+Examples::
+
+    python scripts/ship_model.py draw52                 # train (or resume), ship, evaluate
+    python scripts/ship_model.py red_dog --eval-only    # evaluate the shipped file again
+    python scripts/ship_model.py --list
+
+For ``NAME`` it runs ``scripts/train.py --config agents/configs/NAME.toml`` (resuming
+the run folder the config names when it holds checkpoints), copies the run's
+``policy.npz`` to ``agents/models/NAME.npz``, then evaluates that file and writes
+``agents/models/NAME.eval.json``: head-to-head matches against the baselines
+(duplicate deals, 95% intervals; agents.evaluate) and the game's own measures (Red
+Dog's exact decision value against the reference, the draw's share of best-equity
+discards, the match's share of matches won). The same seed gives the same file and
+the same table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from poker_env.errors import ConfigError  # noqa: E402
+
+#: name -> hands per baseline match (the heuristic's match gets ``strong_hands``), and
+#: the extra measures.
+MODELS: dict[str, dict[str, Any]] = {
+    "draw52": {"hands": 100_000, "strong_hands": 200_000, "discards": 100_000},
+    "draw32": {"hands": 100_000, "strong_hands": 200_000, "discards": 100_000},
+    "draw_match52": {"match_wins": 2_000},
+    "red_dog": {"hands": 40_000, "strong_hands": 40_000, "decision_value": 100_000},
+    "holdem_hu": {"hands": 40_000, "strong_hands": 60_000},
+    "holdem_6max": {"hands": 20_000, "strong_hands": 30_000},
+}
+MODELS_DIR = ROOT / "agents" / "models"
+CONFIGS_DIR = ROOT / "agents" / "configs"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def train(name: str) -> Path:
+    """Train (or resume) the run of ``agents/configs/NAME.toml``; its folder."""
+    from agents.train import _latest_checkpoint, load_config
+
+    config_path = CONFIGS_DIR / f"{name}.toml"
+    config = load_config(config_path)
+    run = ROOT / config.run_dir()
+    cmd = [sys.executable, str(ROOT / "scripts" / "train.py"), "--config", str(config_path)]
+    latest = _latest_checkpoint(run) if run.is_dir() else None
+    if latest is not None:
+        if latest[0] >= config.timesteps and (run / "policy.npz").is_file():
+            print(f"{run}: already trained to {latest[0]:,} steps")
+            return run
+        cmd += ["--resume", str(run)]
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, cwd=ROOT)
+    return run
+
+
+def evaluate(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
+    """The evaluation table of a shipped file (see the module docstring)."""
+    from agents.catalog import make_baseline
+    from agents.evaluate import (
+        draw_discard_agreement,
+        draw_match_wins,
+        head_to_head,
+        red_dog_decision_value,
+        results_table,
+    )
+    from agents.runtime import load_policy
+
+    spec = MODELS[name]
+    policy = load_policy(path, deterministic=True)
+    manifest = policy.manifest
+    game = {"draw": "draw", "red_dog": "red-dog", "holdem": "holdem"}[manifest["game"]]
+    if manifest["env"]["id"] == "poker_env/DrawMatch-v0":
+        game = "draw-match"
+    env_opts = manifest["env"]["options"]
+    options: dict[str, Any] = {}
+    if game.startswith("draw"):
+        options["deck"] = 52 if env_opts["deck"] == "standard" else 32
+    else:
+        options["num_players"] = int(env_opts["num_players"])
+    doc: dict[str, Any] = {
+        "model": name,
+        "file": f"agents/models/{name}.npz",
+        "sha256": _sha256(path),
+        "game": game,
+        "options": options,
+        "trained": {k: manifest["provenance"].get(k) for k in ("command", "seed", "steps")},
+        "policy_play": "argmax (the 'hard' level)",
+        "matches": [],
+    }
+    started = time.time()
+    if game == "draw-match":
+        wins = []
+        for k, kind in enumerate(("heuristic", "call", "random")):
+            human = make_baseline("draw-match", kind, seed=seed + 100 + k, **options)
+            w = draw_match_wins(
+                policy,
+                human,
+                options=options,
+                matches=spec["match_wins"],
+                seed=seed,
+                names=(name, kind),
+            )
+            print(w, flush=True)
+            wins.append({**dataclasses.asdict(w), "share": w.share, "half_width": w.half_width})
+        doc["match_wins"] = wins
+        from agents.evaluate import buy_back_table
+
+        human = make_baseline("draw-match", "heuristic", seed=seed + 200, **options)
+        doc["buy_back"] = buy_back_table(policy, human, options=options, offers=5000, seed=seed)
+        for row in doc["buy_back"]:
+            print(
+                f"buy-back: {row['lost']} lost, money {row['money']}: "
+                f"{row['bought']:.0%} of {row['offers']} offers",
+                flush=True,
+            )
+    else:
+        results = []
+        for k, kind in enumerate(("random", "call", "heuristic")):
+            opponent = make_baseline(game, kind, seed=seed + 100 + k, **options)
+            hands = spec["strong_hands"] if kind == "heuristic" else spec["hands"]
+            r = head_to_head(
+                policy,
+                opponent,
+                game=game,
+                options=options,
+                hands=hands,
+                seed=seed,
+                names=(name, kind),
+            )
+            print(r, flush=True)
+            results.append(r)
+        doc["matches"] = [dataclasses.asdict(r) for r in results]
+        print(results_table(results, title=f"{name} against the baselines"))
+    if "decision_value" in spec:
+        v = red_dog_decision_value(
+            policy,
+            num_players=options["num_players"],
+            decisions=spec["decision_value"],
+            seed=seed,
+        )
+        print(v, flush=True)
+        doc["decision_value"] = {**dataclasses.asdict(v), "ratio": v.ratio}
+    if "discards" in spec:
+        opponent = make_baseline(game, "heuristic", seed=seed + 7, **options)
+        d = draw_discard_agreement(
+            policy, opponent, game=game, options=options, decisions=spec["discards"], seed=seed
+        )
+        print(d, flush=True)
+        doc["discards"] = dataclasses.asdict(d)
+    doc["seconds"] = round(time.time() - started, 1)
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("name", nargs="?", help="the model: " + ", ".join(MODELS))
+    p.add_argument("--list", action="store_true", help="list the models and their files")
+    p.add_argument("--eval-only", action="store_true", help="evaluate the shipped file only")
+    p.add_argument("--no-eval", action="store_true", help="train and ship without evaluating")
+    p.add_argument("--seed", type=int, default=0, help="the evaluation's seed")
+    args = p.parse_args(argv)
+    if args.list or not args.name:
+        for name in MODELS:
+            f = MODELS_DIR / f"{name}.npz"
+            state = f"{f.stat().st_size / 1024:.0f} KiB" if f.is_file() else "not shipped"
+            print(f"{name:14s} agents/configs/{name}.toml -> agents/models/{name}.npz ({state})")
+        return 0
+    if args.name not in MODELS:
+        print(f"error: unknown model {args.name!r}; one of {', '.join(MODELS)}", file=sys.stderr)
+        return 2
+    target = MODELS_DIR / f"{args.name}.npz"
+    try:
+        if not args.eval_only:
+            run = train(args.name)
+            MODELS_DIR.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(run / "policy.npz", target)
+            print(f"shipped {target.relative_to(ROOT)} ({target.stat().st_size / 1024:.0f} KiB)")
+        if not target.is_file():
+            raise ConfigError("model", args.name, f"a shipped file {target} (train it first)")
+        if not args.no_eval:
+            doc = evaluate(args.name, target, seed=args.seed)
+            out = target.with_suffix(".eval.json")
+            out.write_text(json.dumps(doc, indent=1) + "\n")
+            print(f"wrote {out.relative_to(ROOT)}")
+    except (ConfigError, ValueError, subprocess.CalledProcessError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

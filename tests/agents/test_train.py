@@ -117,3 +117,49 @@ def test_config_files_round_trip_and_refuse_unknown_keys(tmp_path: Path) -> None
         load_config(tmp_path / "broken.toml")
     with pytest.raises(ConfigError, match="game"):
         load_config(None)
+
+
+def test_warm_start_imitates_the_teacher(tmp_path: Path) -> None:
+    # Red Dog's reference bets the maximum when p > 1/2, else 1 chip: a rule the
+    # network can fit from the observation's p. After the warm start (and before any
+    # PPO step) the exported policy's argmax should play the teacher's action.
+    from agents.baselines.red_dog import ReferencePolicy
+    from agents.games import get_game
+
+    cfg = TrainConfig(
+        game="red-dog",
+        out=str(tmp_path / "run"),
+        warm_start="heuristic",
+        warm_start_steps=8192,
+        warm_start_epochs=30,
+        learning_rate=3e-3,
+        **{**TINY, "timesteps": 16, "eval_hands": 2},
+    )
+    run = train(cfg, progress_bar=False, evaluate=False)
+    stats = json.loads((run / "warm_start.json").read_text())
+    assert stats["accuracy"] > 0.9 and stats["rows"] > 4000
+    policy = load_policy(run / "policy.npz")
+    env = get_game("red-dog").make_vector(256, {"num_players": 4})
+    obs, info = env.reset(seed=99)
+    agree = n = 0
+    for _ in range(20):
+        mine = policy.act_batch(obs, info["action_mask"])
+        ref = ReferencePolicy().act_batch(obs, info["action_mask"])
+        agree += int((mine == ref).sum())
+        n += mine.size
+        obs, *_rest, info = env.step(ref)
+    assert agree / n > 0.85
+
+
+def test_features_and_seat_reach_the_env_and_the_export(tmp_path: Path) -> None:
+    cfg = TrainConfig(
+        game="draw-match", out=str(tmp_path / "run"), features="draw-strength", seat=0, **TINY
+    )
+    run = train(cfg, progress_bar=False, evaluate=False)
+    manifest = load_policy(run / "policy.npz").manifest
+    assert manifest["features"] == {"name": "draw-strength", "size": 67}
+    assert manifest["network"]["layers"][0]["in"] == 124 + 67
+    with pytest.raises(ConfigError, match="seat"):
+        TrainConfig(game="draw", seat=2)
+    with pytest.raises(ConfigError, match="features"):
+        TrainConfig(game="red-dog", features="draw-strength")

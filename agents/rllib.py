@@ -537,7 +537,7 @@ def build_config(cfg: RLlibConfig) -> PPOConfig:
             )
         )
         if cfg.array_learner:
-            config = config.training(
+            config = config.learners(
                 learner_connector=functools.partial(
                     _array_learner_connector, gamma=cfg.gamma, lambda_=cfg.lambda_
                 ),

@@ -647,12 +647,20 @@ def export_module(
     return write_policy(path, module_layers(module), env, provenance=prov)
 
 
-def train(cfg: RLlibConfig, *, address: str | None = None, log: Any = print) -> TrainResult:
+def train(
+    cfg: RLlibConfig,
+    *,
+    address: str | None = None,
+    resume: str | Path | None = None,
+    log: Any = print,
+) -> TrainResult:
     """Train PPO self-play on RLlib; checkpoints, TensorBoard scalars, export.
 
     ``ray.init`` is called (``address``: ``"auto"`` joins a running cluster, None or
     ``"local"`` starts one in this process) unless Ray is already initialised; Ray
-    is left as it was found.
+    is left as it was found. ``resume``: a checkpoint folder of a run of the same
+    config (``checkpoints/iter_<n>``): its weights, optimizer and counters are
+    restored and ``cfg.iterations`` more iterations are trained, numbered on.
 
     The run folder gets ``config.json``, ``checkpoints/iter_<n>/``, ``tb/`` (scalars:
     episode returns per agent, losses, entropy, KL, env steps, illegal actions),
@@ -661,9 +669,13 @@ def train(cfg: RLlibConfig, *, address: str | None = None, log: Any = print) -> 
     import ray
 
     cfg.validate()
+    if resume is not None and not (Path(resume) / "learner_group").is_dir():
+        raise FileNotFoundError(f"--resume {resume}: not an RLlib checkpoint folder")
     run = cfg.run_dir()
     run.mkdir(parents=True, exist_ok=True)
     (run / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
+    if resume is None:
+        (run / "metrics.jsonl").unlink(missing_ok=True)
     started = False
     if not ray.is_initialized():
         ray.init(
@@ -679,9 +691,13 @@ def train(cfg: RLlibConfig, *, address: str | None = None, log: Any = print) -> 
     history: list[dict[str, float]] = []
     algo = build_config(cfg).build_algo()
     try:
+        first = 0
+        if resume is not None:
+            algo.restore_from_path(str(Path(resume).resolve()))
+            first = int(algo.iteration or 0)
         ckpt = run / "checkpoints"
         last: Path | None = None
-        for it in range(1, cfg.iterations + 1):
+        for it in range(first + 1, first + cfg.iterations + 1):
             t = time.perf_counter()
             result = algo.train()
             flat = _flat_metrics(result, mid)
@@ -698,7 +714,7 @@ def train(cfg: RLlibConfig, *, address: str | None = None, log: Any = print) -> 
                 f"return {flat.get('env_runners/episode_return_mean', float('nan')):+.3f}, "
                 f"illegal {int(flat.get('env_runners/illegal_actions', 0))}"
             )
-            if it % cfg.checkpoint_every == 0 or it == cfg.iterations:
+            if it % cfg.checkpoint_every == 0 or it == first + cfg.iterations:
                 last = ckpt / f"iter_{it:05d}"
                 algo.save_to_path(str(last.resolve()))
         assert last is not None

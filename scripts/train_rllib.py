@@ -100,6 +100,12 @@ def parser() -> argparse.ArgumentParser:
         "--num-cpus", type=_int_at_least(1), default=None, help="CPUs of a local cluster"
     )
     p.add_argument("--out", default="", help="the run folder")
+    p.add_argument(
+        "--resume",
+        metavar="CHECKPOINT",
+        help="continue from a checkpoint folder (RUN/checkpoints/iter_<n>) with the "
+        "same options; --iterations more iterations",
+    )
     return p
 
 
@@ -148,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.resume and not os.path.isdir(os.path.join(args.resume, "learner_group")):
+        print(f"error: --resume {args.resume}: not an RLlib checkpoint folder", file=sys.stderr)
+        return 2
     import ray
 
     if args.address == "local":
@@ -156,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         ray.init(address=args.address, log_to_driver=False)
     try:
-        result = train(cfg)
+        result = train(cfg, resume=args.resume)
     finally:
         ray.shutdown()
     print(f"run folder: {result.run_dir}")

@@ -143,6 +143,16 @@ def test_checkpoint_restores_the_learner_weights(batched_run: Any, tmp_path: Pat
         algo.stop()
 
 
+def test_resume_continues_the_run(batched_run: Any, tmp_path: Path) -> None:
+    cfg = _small("batched", tmp_path / "more", num_env_runners=0, iterations=1)
+    more = train(cfg, resume=batched_run.checkpoint, log=lambda s: None)
+    assert more.checkpoint.name == "iter_00003"  # numbered on from the checkpoint's 2
+    lifetime = [m["env_runners/num_env_steps_sampled_lifetime"] for m in batched_run.metrics]
+    assert more.metrics[0]["env_runners/num_env_steps_sampled_lifetime"] > lifetime[-1]
+    with pytest.raises(FileNotFoundError, match="not an RLlib checkpoint"):
+        train(cfg, resume=tmp_path)
+
+
 def test_export_plays_the_module_masked_argmax(batched_run: Any) -> None:
     env = get_game("holdem").make_env(SIX)
     policy = load_policy(batched_run.policy, env)
@@ -414,6 +424,7 @@ def test_unknown_game_in_make_aec_env() -> None:
         (["draw", "--players", "4"], "heads-up"),
         (["holdem", "--iterations", "0"], "an integer >= 1"),
         (["holdem", "--num-env-runners", "x"], "an integer >= 0"),
+        (["holdem", "--resume", "/nonexistent"], "not an RLlib checkpoint"),
     ],
 )
 def test_script_bad_input(argv: list[str], message: str, capsys: Any, tmp_path: Path) -> None:

@@ -16,9 +16,9 @@ What is here:
   learning policy (``"shared"``); ``sampler="batched"`` (:class:`BatchedEnvRunner`)
   steps ``num_envs_per_env_runner`` tables of the game's batched env
   (:mod:`poker_env.vector`) in one compiled call, the learner in one seat of each
-  table (drawn per episode) and every other seat played in batch by the same
-  module's current weights (sampled), RLlib's per-step Python work replaced by
-  whole-array bookkeeping. Only the learner seat's decisions become training data
+  table (the single env's agent seat: drawn per episode in Hold'em and Red Dog)
+  and every other seat played in batch by the same module's current weights
+  (sampled), RLlib's per-step Python work replaced by whole-array bookkeeping. Only the learner seat's decisions become training data
   there (every seat's in the stock path).
 - :func:`build_config`, :func:`train`: PPO with checkpoints, TensorBoard scalars and
   an export at the end; :func:`export_module` writes the project's policy file

@@ -4,9 +4,10 @@ RLlib's stock sampling pays Python work per env step and per agent (connectors,
 episode bookkeeping, one AEC env step per decision): about 200-500 env steps/s per
 runner here. :class:`BatchedEnvRunner` steps ``num_envs_per_env_runner`` tables of a
 game's batched env (:mod:`poker_env.vector`) in one compiled call per step, the
-learner in one seat of each table (drawn per episode) and every other seat played in
-batch by the runner's own module (its current weights, sampled), and builds RLlib's
-episodes from whole arrays at the end of each rollout. Only the learner seat's
+learner in one seat of each table (the single env's agent seat: drawn per episode in
+Hold'em and Red Dog) and every other seat played in batch by the runner's own module
+(its current weights, sampled), and builds RLlib's episodes from whole arrays at the
+end of each rollout. Only the learner seat's
 decisions become training data (every seat's in the stock multi-agent path).
 
 Used through :func:`agents.rllib.build_config` (``sampler="batched"``).

@@ -9,13 +9,14 @@ TORCH_PIN := torch==2.13.0
 # Test threads: numba's parallel loops are erratic on a busy 2-core machine.
 export NUMBA_NUM_THREADS ?= 2
 
-.PHONY: help install browser demo test test-fast lint bench clean
+.PHONY: help install browser demo test test-fast lint bench models clean
 
 help:
 	@echo "make demo   - the main job (set-up included)"
 	@echo "make test   - the test suite (set-up included)"
 	@echo "make lint   - ruff, mypy --strict, import-linter"
 	@echo "make bench  - speed against the installed peers"
+	@echo "make models - train, ship and evaluate the six computer opponents (hours)"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +45,11 @@ $(VENV)/.bench-installed: $(VENV)/.installed
 
 demo: install
 	$(PY) scripts/demo.py
+
+# agents/models/: each from agents/configs/<name>.toml, resumed where a run stopped.
+MODELS := draw52 draw32 draw_match52 red_dog holdem_hu holdem_6max
+models: install
+	for m in $(MODELS); do $(PY) scripts/ship_model.py $$m || exit 1; done
 
 test: install browser
 	$(PY) -m pytest -q -n 2 --dist loadfile

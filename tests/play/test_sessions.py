@@ -4,6 +4,7 @@ envs play it; hand results as RULES.md words them; JSON saves that replay."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -376,12 +377,16 @@ def test_a_tampered_holdem_save_is_refused() -> None:
         load_session("{not json")
 
 
-def test_missing_shipped_models_are_a_clear_config_error() -> None:
+def test_missing_shipped_models_are_a_clear_config_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     for level in ("normal", "hard"):
-        try:
+        new_session("draw", opponent=level)  # the shipped models play
+    monkeypatch.setattr("agents.opponent.MODELS_DIR", tmp_path)
+    for level in ("normal", "hard"):
+        with pytest.raises(ConfigError, match="no shipped model") as info:
             new_session("draw", opponent=level)
-        except ConfigError as exc:
-            assert exc.field == "level" and "no shipped model" in str(exc)
+        assert info.value.field == "level"
     with pytest.raises(ConfigError, match="deck"):
         new_session("draw", deck=40)
     with pytest.raises(ConfigError, match="players"):

@@ -215,9 +215,15 @@ def test_bad_options_and_files_say_why(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text('{"format": "poker_env.play", "version": 1}')
     code, out = _run(["draw", "--resume", str(tmp_path / "bad.json")], [], tmp_path / "s")
     assert code == 2 and "saved game of None" in out
-    code, out = _run(["draw", "--opponent", "normal"], [], tmp_path / "s.json")
-    if code == 2:  # no shipped model yet: a clear message naming the missing file
-        assert "no shipped model draw_match52.npz" in out
+    import agents.opponent
+
+    saved = agents.opponent.MODELS_DIR
+    agents.opponent.MODELS_DIR = tmp_path  # no shipped models: a clear message
+    try:
+        code, out = _run(["draw", "--opponent", "normal"], [], tmp_path / "s.json")
+    finally:
+        agents.opponent.MODELS_DIR = saved
+    assert code == 2 and "no shipped model draw_match52.npz" in out
 
 
 def test_the_script_plays_through_a_real_pipe(tmp_path: Path) -> None:

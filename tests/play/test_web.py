@@ -119,11 +119,17 @@ def test_bad_new_games_are_refused(client: TestClient, body: dict[str, Any], rea
     assert r.status_code == 400 and r.json()["error"].startswith(reason)
 
 
-def test_a_missing_shipped_model_is_a_clear_400(client: TestClient) -> None:
+def test_a_missing_shipped_model_is_a_clear_400(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # With the shipped models: the game starts against her policy.
     r = client.post("/api/games", json={"game": "draw", "opponent": "hard"})
-    if r.status_code != 201:  # no shipped model yet
-        assert r.status_code == 400
-        assert "no shipped model draw_match52.npz" in r.json()["error"]
+    assert r.status_code == 201, r.json()
+    # Without them (an empty models folder): a clear 400 naming the missing file.
+    monkeypatch.setattr("agents.opponent.MODELS_DIR", tmp_path)
+    r = client.post("/api/games", json={"game": "draw", "opponent": "hard"})
+    assert r.status_code == 400
+    assert "no shipped model draw_match52.npz" in r.json()["error"]
 
 
 def test_games_are_separate(client: TestClient) -> None:

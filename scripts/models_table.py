@@ -26,7 +26,9 @@ def main() -> int:
         f = ROOT / "agents" / "models" / f"{name}.eval.json"
         if f.is_file():
             docs[name] = json.loads(f.read_text())
-    print("| model | steps | vs random | vs call station | vs heuristic | unit | hands (vs heuristic) |")
+    print(
+        "| model | steps | vs random | vs call station | vs heuristic | unit | hands (vs heuristic) |"
+    )
     print("|---|---:|---|---|---|---|---:|")
     for name, d in docs.items():
         if not d["matches"]:
@@ -42,7 +44,9 @@ def main() -> int:
         if "reference_matches" in d:
             print(f"\n{name}: the reference policy in the same seat on the same deals")
             for m in d["reference_matches"]:
-                print(f"- vs {m['opponent']}: {_interval(m)} {m['unit']} ({m['hands']:,} decisions)")
+                print(
+                    f"- vs {m['opponent']}: {_interval(m)} {m['unit']} ({m['hands']:,} decisions)"
+                )
         if "decision_value" in d:
             v = d["decision_value"]
             print(
@@ -67,7 +71,10 @@ def main() -> int:
                 )
         if "buy_back" in d:
             print(f"\n{name}: buy-back offers taken, by items lost (rows) and money (columns)")
-            bands = sorted({r["money"] for r in d["buy_back"]}, key=lambda b: float(b.split("-")[0].lstrip(">=")))
+            bands = sorted(
+                {r["money"] for r in d["buy_back"]},
+                key=lambda b: float(b.split("-")[0].lstrip(">=")),
+            )
             print("| lost | " + " | ".join(bands) + " |")
             print("|---|" + "---|" * len(bands))
             for lost in sorted({r["lost"] for r in d["buy_back"]}):

@@ -88,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
   train longer (resumable):          .venv/bin/python scripts/train.py --resume {run} --timesteps 2000000
   use it as an env's opponent:       agents.runtime.load_policy("{run / "policy.npz"}")
   play against it:                   see README "Play" (the terminal and browser games)
+  play the shipped opponent (hard):  .venv/bin/python scripts/play.py draw --opponent hard
+  compare with the shipped policy:   .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} agents/models/draw52.npz
 """
     )
     return 0

@@ -135,44 +135,35 @@ def evaluate(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
                 flush=True,
             )
     else:
-        results = []
-        for k, kind in enumerate(("random", "call", "heuristic")):
-            opponent = make_baseline(game, kind, seed=seed + 100 + k, **options)
-            hands = spec["strong_hands"] if kind == "heuristic" else spec["hands"]
-            r = head_to_head(
-                policy,
-                opponent,
-                game=game,
-                options=options,
-                hands=hands,
-                seed=seed,
-                names=(name, kind),
-            )
-            print(r, flush=True)
-            results.append(r)
+
+        def against_baselines(player: Any, label: str) -> list[Any]:
+            rows = []
+            for k, kind in enumerate(("random", "call", "heuristic")):
+                opponent = make_baseline(game, kind, seed=seed + 100 + k, **options)
+                r = head_to_head(
+                    player,
+                    opponent,
+                    game=game,
+                    options=options,
+                    hands=spec["strong_hands"] if kind == "heuristic" else spec["hands"],
+                    seed=seed,
+                    names=(label, kind),
+                )
+                print(r, flush=True)
+                rows.append(r)
+            return rows
+
+        results = against_baselines(policy, name)
         doc["matches"] = [dataclasses.asdict(r) for r in results]
         print(results_table(results, title=f"{name} against the baselines"))
         if game == "red-dog":
             # Red Dog is not zero-sum for one seat (the pot left at the end is
             # nobody's): the reference policy in the same seat against the same
             # opponents is the figure to compare with.
-            ref_rows = []
-            for k, kind in enumerate(("random", "call", "heuristic")):
-                opponent = make_baseline(game, kind, seed=seed + 100 + k, **options)
-                ref = make_baseline(game, "heuristic", seed=seed + 50, **options)
-                hands = spec["strong_hands"] if kind == "heuristic" else spec["hands"]
-                r = head_to_head(
-                    ref,
-                    opponent,
-                    game=game,
-                    options=options,
-                    hands=hands,
-                    seed=seed,
-                    names=("reference", kind),
-                )
-                print(r, flush=True)
-                ref_rows.append(dataclasses.asdict(r))
-            doc["reference_matches"] = ref_rows
+            reference = make_baseline(game, "heuristic", seed=seed + 50, **options)
+            doc["reference_matches"] = [
+                dataclasses.asdict(r) for r in against_baselines(reference, "reference")
+            ]
     if "decision_value" in spec:
         v = red_dog_decision_value(
             policy,

@@ -161,3 +161,20 @@ def test_her_shipped_buy_backs_obey_the_rule_book() -> None:
     for _offered, _took, money, lost, _worn in offered:
         assert money >= ITEM_VALUE + RESERVE and lost >= 1
     assert not any(took and not off for off, took, *_ in seen)
+
+
+def test_ship_model_lists_the_six_and_refuses_unknown_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ship_model", REPO / "scripts" / "ship_model.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert set(mod.MODELS) == set(SHIPPED)
+    assert mod.main(["--list"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"agents/models/{n}.npz (" in out for n in SHIPPED) and "not shipped" not in out
+    assert mod.main(["draw64"]) == 2
+    assert "unknown model 'draw64'" in capsys.readouterr().err

@@ -46,6 +46,7 @@ __all__ = [
     "DiscardAgreement",
     "MatchResult",
     "MatchWins",
+    "RedDogBetValue",
     "buy_back_table",
     "draw_discard_agreement",
     "draw_match_wins",
@@ -352,6 +353,37 @@ def _bet_value(
     f = fractions[np.maximum(actions - 1, 0)]
     bet = np.clip(np.floor(f * largest + 1e-9), 1, np.maximum(largest, 1))
     return np.where(actions == 0, -1.0, bet * (2 * p - 1))
+
+
+class RedDogBetValue:
+    """Red Dog's training reward ``reward="bet-value"``: each decision's exact expected
+    chips, ``b(2p - 1)`` for a bet of ``b`` (``-1`` for a forfeit), from the exact win
+    probability p of the observation it was taken on (RULES.md §2), in chips (= antes
+    at the default ante of 1).
+
+    The env's reward (the chips since the last decision) also counts the ante that
+    follows when a bet empties the pot and everyone antes again; that chip goes into
+    the next pot, which the bettor may win back, so counting it as lost makes the
+    1-chip ... whole-pot choice lean small. This reward is the bet alone, and its
+    expectation instead of the turned card's luck (the same mean, less noise).
+
+    Args:
+        num_players: the table's seats (the observation's layout).
+        starting_chips: the env's starting chips (chips are observed / total).
+    """
+
+    def __init__(self, num_players: int = 4, starting_chips: int = 50) -> None:
+        from poker_env.encoding.red_dog import DEFAULT_BET_FRACTIONS
+
+        self.num_players = int(num_players)
+        self.total = self.num_players * int(starting_chips)
+        self.fractions = np.asarray(DEFAULT_BET_FRACTIONS, np.float64)
+
+    def __call__(self, observations: NDArray[Any], actions: NDArray[Any]) -> NDArray[np.float64]:
+        obs = np.asarray(observations, np.float64)
+        p = obs[:, 160 + self.num_players]
+        largest = np.rint(np.minimum(obs[:, 156], obs[:, 157]) * self.total)
+        return _bet_value(np.asarray(actions, np.int64), self.fractions, largest, p)
 
 
 def red_dog_decision_value(

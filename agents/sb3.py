@@ -123,6 +123,10 @@ class PokerVecEnv(VecEnv):
         features: a feature set (:mod:`agents.features`) whose columns follow each
             observation (the observation space grows by its size, bounds [-1, 1]);
             None for the env's observations as they are.
+        reward: None for the env's rewards; or ``(observations, actions) -> rewards``,
+            the training reward of each table's action from the observation it was
+            taken on (e.g. :class:`agents.evaluate.RedDogBetValue`). The episode
+            statistics (``infos[i]["episode"]``) keep the env's rewards.
     """
 
     def __init__(
@@ -130,6 +134,7 @@ class PokerVecEnv(VecEnv):
         envs: Sequence[gym.vector.VectorEnv],
         seed: int | None = None,
         features: FeatureSet | None = None,
+        reward: Callable[[NDArray[np.float32], NDArray[np.int64]], NDArray[Any]] | None = None,
     ) -> None:
         envs = list(envs)
         if not envs:
@@ -152,6 +157,8 @@ class PokerVecEnv(VecEnv):
         n = int(bounds[-1])
         self.render_mode: str | None = None
         self.features = features
+        self.reward = reward
+        self._last_raw: NDArray[np.float32] | None = None
         self.raw_observation_space = obs_space
         if features is not None:
             if not isinstance(obs_space, gym.spaces.Box):
@@ -184,7 +191,9 @@ class PokerVecEnv(VecEnv):
         self._ep_return[:] = 0.0
         self._ep_length[:] = 0
         self._was_reset = True
-        return self._with_features(np.concatenate(parts))
+        raw = np.concatenate(parts)
+        self._last_raw = raw
+        return self._with_features(raw)
 
     def _with_features(self, obs: NDArray[np.float32]) -> NDArray[np.float32]:
         if self.features is None:
@@ -214,6 +223,14 @@ class PokerVecEnv(VecEnv):
         raw_obs = obs
         obs = self._with_features(obs)
         self._ep_return += rewards
+        if self.reward is not None and self._last_raw is not None:
+            env_rewards = rewards
+            rewards = np.asarray(self.reward(self._last_raw, self._actions), np.float32)
+            if rewards.shape != env_rewards.shape:
+                raise ConfigError(
+                    "reward", rewards.shape, f"one reward per table {env_rewards.shape}"
+                )
+        self._last_raw = raw_obs
         self._ep_length += 1
         infos: list[dict[str, Any]] = [{} for _ in range(n)]
         if dones.any():

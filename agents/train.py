@@ -79,6 +79,9 @@ class TrainConfig:
         eval_hands: hands per opponent in those evaluations and the final one.
         features: a feature set of :mod:`agents.features` whose columns the policy
             reads after the observation (``""``: none); the export records it.
+        reward: ``env`` (the env's reward) or, in Red Dog, ``bet-value`` (each
+            decision's exact expected chips, :class:`agents.evaluate.RedDogBetValue`);
+            the logged episode returns stay the env's.
         seat: the agent's seat at the training tables (-1: the game's, see
             :meth:`agents.games.GameSpec.make_vector`; 0 trains the human seat of the
             draw match, e.g. a best response against her).
@@ -119,6 +122,7 @@ class TrainConfig:
     eval_every: int = 0
     eval_hands: int = 20_000
     features: str = ""
+    reward: str = "env"
     seat: int = -1
     warm_start: str = ""
     warm_start_steps: int = 200_000
@@ -185,6 +189,10 @@ class TrainConfig:
             raise ConfigError(
                 "seat", self.seat, f"-1 or 0..{self.spec.num_seats(self.options) - 1}"
             )
+        if self.reward not in ("env", "bet-value") or (
+            self.reward == "bet-value" and self.game != "red-dog"
+        ):
+            raise ConfigError("reward", self.reward, "'env', or 'bet-value' in red-dog")
         if not isinstance(self.features, str):
             raise ConfigError("features", self.features, "a feature set's name (a string)")
         if self.features:
@@ -317,6 +325,7 @@ class _Run:
     """The state of one training run (the env groups, slots, pool, mix and model)."""
 
     def __init__(self, config: TrainConfig, command: str, fixed: BatchPolicy | None = None) -> None:
+        from agents.evaluate import RedDogBetValue
         from agents.features import make_features
         from agents.sb3 import PokerVecEnv, fast_torch_settings
 
@@ -355,6 +364,11 @@ class _Run:
             features=(
                 make_features(config.features, self.spec.name, config.options)
                 if config.features
+                else None
+            ),
+            reward=(
+                RedDogBetValue(self.spec.options(config.options)["num_players"])
+                if config.reward == "bet-value"
                 else None
             ),
         )

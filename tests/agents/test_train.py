@@ -163,3 +163,22 @@ def test_features_and_seat_reach_the_env_and_the_export(tmp_path: Path) -> None:
         TrainConfig(game="draw", seat=2)
     with pytest.raises(ConfigError, match="features"):
         TrainConfig(game="red-dog", features="draw-strength")
+
+
+def test_red_dog_bet_value_reward_hand_worked() -> None:
+    from agents.evaluate import RedDogBetValue
+
+    n, total = 4, 200  # 4 players x 50 chips
+    obs = np.zeros((4, 162 + n), np.float32)
+    obs[:, 156] = 8 / total  # pot 8
+    obs[:, 157] = 40 / total  # own chips 40: the largest bet is the pot, 8
+    obs[:, 160 + n] = 0.75  # p
+    # forfeit -1; 1 chip: 1 x (2p - 1) = 0.5; half the pot: 4 x 0.5; the whole pot: 8 x 0.5
+    got = RedDogBetValue(n)(obs, np.array([0, 1, 3, 5]))
+    assert np.allclose(got, [-1.0, 0.5, 2.0, 4.0])
+    # Short of chips: the largest bet is the own chips (3), p below 1/2 loses.
+    obs[:, 157] = 3 / total
+    obs[:, 160 + n] = 0.25
+    assert np.allclose(RedDogBetValue(n)(obs, np.array([5, 1, 0, 0])), [-1.5, -0.5, -1, -1])
+    with pytest.raises(ConfigError, match="bet-value"):
+        TrainConfig(game="draw", reward="bet-value")

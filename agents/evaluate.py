@@ -380,6 +380,8 @@ class RedDogBetValue:
         self.fractions = np.asarray(DEFAULT_BET_FRACTIONS, np.float64)
 
     def __call__(self, observations: NDArray[Any], actions: NDArray[Any]) -> NDArray[np.float64]:
+        # RedDogEnv's observation: pot and own chips / total chips at 156 and 157 (the
+        # largest bet is the smaller of the two), the exact p at 160 + num_players.
         obs = np.asarray(observations, np.float64)
         p = obs[:, 160 + self.num_players]
         largest = np.rint(np.minimum(obs[:, 156], obs[:, 157]) * self.total)
@@ -400,14 +402,12 @@ def red_dog_decision_value(
     probability p of the observation (``-1`` for a forfeit). Only the positions are
     sampled, not the turned cards."""
     from agents.baselines.red_dog import ReferencePolicy
-    from poker_env.encoding.red_dog import DEFAULT_BET_FRACTIONS
 
     spec = get_game("red-dog")
     env = spec.make_vector(num_tables, {"num_players": num_players}, opponent=ReferencePolicy())
-    fr = np.asarray(DEFAULT_BET_FRACTIONS)
     reference = ReferencePolicy()
-    total_chips = num_players * 50  # RedDogConfig's default starting_chips
-    p_col = 160 + num_players
+    # RedDogConfig's default starting_chips: 50.
+    value = RedDogBetValue(num_players, starting_chips=50)
     got = want = diff_sq = 0.0
     same = n = 0
     obs, info = env.reset(seed=seed)
@@ -415,10 +415,8 @@ def red_dog_decision_value(
         while n < decisions:
             acts = np.asarray(policy.act_batch(obs, info["action_mask"]), np.int64)
             ref = reference.act_batch(obs, info["action_mask"])
-            p = obs[:, p_col].astype(np.float64)
-            largest = np.rint(np.minimum(obs[:, 156], obs[:, 157]) * total_chips)
-            mine = _bet_value(acts, fr, largest, p)
-            theirs = _bet_value(ref, fr, largest, p)
+            mine = value(obs, acts)
+            theirs = value(obs, ref)
             got += float(mine.sum())
             want += float(theirs.sum())
             diff_sq += float(((mine - theirs) ** 2).sum())

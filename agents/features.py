@@ -150,8 +150,10 @@ class HoldemEquity:
         self.num_players = n
         self.num_samples = int(num_samples)
         self.rng = np.random.default_rng(seed)
-        self._in = slice(110 + 3 * n, 110 + 4 * n)  # HoldemEnv: seat still in the hand
-        self._obs_size = 114 + 8 * n
+        from poker_env.encoding.holdem import obs_size
+
+        self._in = slice(110 + 3 * n, 110 + 4 * n)  # HoldemEnv's table: seat still in the hand
+        self._obs_size = obs_size(n)
 
     def __call__(self, observations: NDArray[Any]) -> NDArray[np.float32]:
         from poker_env.evaluator import evaluate, hand_category

@@ -22,6 +22,7 @@ from poker_env.cards import parse_cards
 from poker_env.envs.draw import FiveCardDrawEnv
 from poker_env.envs.holdem import HoldemEnv
 from poker_env.errors import ConfigError
+from tests.agents.test_runtime import draw_observations
 
 DRAW_OBS, DRAW_ACTIONS = 124, 39
 FIRST_DISCARD = 2 + 4  # DROP, passive, 3 pot fractions, all-in
@@ -32,20 +33,6 @@ def draw_obs(cards: str, phase: int) -> np.ndarray:
     obs[0:5] = parse_cards(cards)
     obs[57] = phase
     return obs
-
-
-def play_draw(n: int, seed: int = 0, deck: int = 52) -> tuple[np.ndarray, np.ndarray]:
-    env = FiveCardDrawEnv(deck=deck)
-    rng = np.random.default_rng(seed)
-    obs, info = env.reset(seed=seed)
-    out_o, out_m = [], []
-    while len(out_o) < n:
-        out_o.append(obs)
-        out_m.append(info["action_mask"])
-        obs, _r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
-        if term or trunc:
-            obs, info = env.reset()
-    return np.stack(out_o), np.stack(out_m)
 
 
 def test_draw_strength_hand_worked_discards() -> None:
@@ -73,7 +60,7 @@ def test_draw_strength_hand_worked_discards() -> None:
 @pytest.mark.parametrize("deck", [52, 32])
 def test_draw_strength_best_discard_is_the_heuristic_s(deck: int) -> None:
     # The heuristic discards by the exact equities; the one-hot names the same mask.
-    obs, masks = play_draw(600, seed=deck, deck=deck)
+    obs, masks = draw_observations(600, seed=deck, deck=deck)
     draw_rows = obs[:, 57] == 1
     assert draw_rows.sum() > 50
     x = DrawStrength(deck)(obs[draw_rows])
@@ -149,7 +136,7 @@ def test_a_policy_with_features_computes_them_from_the_plain_observation(
 ) -> None:
     policy = load_policy(feature_file, FiveCardDrawEnv())
     assert policy.manifest["features"] == {"name": "draw-strength", "size": 67}
-    obs, _masks = play_draw(200, seed=3)
+    obs, _masks = draw_observations(200, seed=3)
     x = np.concatenate([obs, DrawStrength(52)(obs)], axis=1).astype(np.float64)
     w0, b0, w1, b1 = (
         np.asarray(layer.weight, np.float64) if k % 2 == 0 else np.asarray(layer.bias, np.float64)

@@ -78,9 +78,9 @@ def draw_file(tmp_path_factory: pytest.TempPathFactory, draw_env: FiveCardDrawEn
     return write_policy(path, layers, draw_env, provenance=provenance)
 
 
-def draw_observations(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def draw_observations(n: int, seed: int = 0, deck: int = 52) -> tuple[np.ndarray, np.ndarray]:
     """Observations and masks of FiveCardDraw-v0 under random legal play."""
-    env = FiveCardDrawEnv()
+    env = FiveCardDrawEnv(deck=deck)
     rng = np.random.default_rng(seed)
     obs, info = env.reset(seed=seed)
     out_o, out_m = [], []

@@ -37,9 +37,9 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.games import GameSpec, get_game
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
+from poker_env_agents.registry import GameSpec, get_game
 
 __all__ = [
     "DecisionValue",
@@ -167,7 +167,7 @@ def head_to_head(
 
     Args:
         a, b: the policies (``BatchPolicy``: exported policies, baselines, ...).
-        game: a name of :data:`agents.games.GAMES`; ``options`` its env options.
+        game: a name of :data:`poker_env_agents.registry.GAMES`; ``options`` its env options.
         hands: the budget of A's hands (all passes together); play stops at the end of
             the round that spends it.
         seed: table ``i`` of round ``r`` is seeded ``seed + r * num_tables + i``.
@@ -251,7 +251,7 @@ def evaluate_against_baselines(
     kinds: Sequence[str] = ("random", "call", "heuristic"),
 ) -> list[MatchResult]:
     """``policy`` against each of the game's baselines (duplicate deals)."""
-    from agents.catalog import make_baseline
+    from poker_env_agents.registry import make_baseline
 
     spec = get_game(game)
     opts = spec.options(options)
@@ -373,7 +373,7 @@ class RedDogBetValue:
     """
 
     def __init__(self, num_players: int = 4, starting_chips: int = 50) -> None:
-        from poker_env.encoding.red_dog import DEFAULT_BET_FRACTIONS
+        from poker_env.episode.red_dog import DEFAULT_BET_FRACTIONS
 
         self.num_players = int(num_players)
         self.total = self.num_players * int(starting_chips)
@@ -401,7 +401,7 @@ def red_dog_decision_value(
     and of the bet the reference would make: ``b(2p - 1)`` from the exact win
     probability p of the observation (``-1`` for a forfeit). Only the positions are
     sampled, not the turned cards."""
-    from agents.baselines.red_dog import ReferencePolicy
+    from poker_env_agents.baselines.red_dog import ReferencePolicy
 
     spec = get_game("red-dog")
     env = spec.make_vector(num_tables, {"num_players": num_players}, opponent=ReferencePolicy())

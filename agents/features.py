@@ -6,7 +6,7 @@ A policy file may name a feature set in its manifest (``"features": {"name": ...
 game core's evaluator: the env and its observation layout stay as they are, and a
 policy with features plays wherever the plain observation is given (as any env's
 ``opponent=``, in ``evaluate``, in ``play``). Training appends the same columns
-(:class:`agents.sb3.PokerVecEnv`'s ``features``), so training and play compute the
+(:class:`poker_env_agents.training.sb3.PokerVecEnv`'s ``features``), so training and play compute the
 same numbers by the same code.
 
 Why: five-card draw's observation gives the cards and nothing of their value; a
@@ -69,7 +69,7 @@ class DrawStrength:
     | 65 | the pat equity (the hand as it stands) placed among an opponent's final hands | 0..1 |
     | 66 | the strength the heuristic bets by: column 64 before the draw, 65 after | 0..1 |
 
-    Columns 64-66 are the :class:`~agents.baselines.draw.StrengthScale` places of
+    Columns 64-66 are the :class:`~poker_env_agents.baselines.draw.StrengthScale` places of
     ``DrawHeuristic``. Between hands and after the match every column is 0.
 
     Args:
@@ -86,8 +86,8 @@ class DrawStrength:
         self._scale: Any = None
 
     def __call__(self, observations: NDArray[Any]) -> NDArray[np.float32]:
-        from agents.baselines.draw import StrengthScale
         from poker_env.evaluator.equity_batch import draw_discard_equities
+        from poker_env_agents.baselines.draw import StrengthScale
 
         obs = np.asarray(observations)
         if obs.ndim != 2 or obs.shape[1] < _DRAW_OBS:
@@ -150,7 +150,7 @@ class HoldemEquity:
         self.num_players = n
         self.num_samples = int(num_samples)
         self.rng = np.random.default_rng(seed)
-        from poker_env.encoding.holdem import obs_size
+        from poker_env.episode.holdem import obs_size
 
         self._in = slice(110 + 3 * n, 110 + 4 * n)  # HoldemEnv's table: seat still in the hand
         self._obs_size = obs_size(n)
@@ -211,7 +211,7 @@ FEATURE_SETS: dict[str, tuple[tuple[str, ...], Any]] = {
 
 
 def make_features(name: str, game: str, options: Mapping[str, Any]) -> FeatureSet:
-    """The feature set ``name`` for ``game`` (a name of :data:`agents.games.GAMES`, or a
+    """The feature set ``name`` for ``game`` (a name of :data:`poker_env_agents.registry.GAMES`, or a
     manifest's game: ``draw``, ``red_dog``, ``holdem``) with its env ``options``.
 
     Raises:

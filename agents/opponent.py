@@ -5,7 +5,7 @@ any env's ``opponent=`` and by the play front ends:
 
 | level | what plays |
 |---|---|
-| ``easy`` | the game's heuristic baseline (:mod:`agents.baselines`) |
+| ``easy`` | the game's heuristic baseline (:mod:`poker_env_agents.baselines`) |
 | ``normal`` | the shipped policy (``agents/models/``), sampled from its softmax |
 | ``hard`` | the shipped policy at its strongest setting (the masked argmax) |
 | a path | that exported ``.npz`` policy (argmax; ``FILE.npz@sample`` samples) |
@@ -28,10 +28,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.catalog import make_baseline, resolve_policy
-from agents.games import get_game
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
+from poker_env_agents.registry import get_game, make_baseline, resolve_policy
 
 __all__ = ["LEVELS", "MODELS_DIR", "ComputerOpponent", "shipped_model"]
 
@@ -58,7 +57,7 @@ class ComputerOpponent:
     """A computer player of ``game`` at ``level`` (see the module docstring).
 
     Args:
-        game: a name of :data:`agents.games.GAMES` (``draw-match`` for the match with
+        game: a name of :data:`poker_env_agents.registry.GAMES` (``draw-match`` for the match with
             her wardrobe).
         level: ``easy``, ``normal``, ``hard`` or a policy file.
         options: the game's env options (deck, num_players).
@@ -95,7 +94,7 @@ class ComputerOpponent:
         else:
             path_text = level.partition("@")[0]
             if spec.name == "draw-match" and path_text.endswith(".npz"):
-                from agents.runtime import read_manifest
+                from poker_env_agents.runtime import read_manifest
 
                 # A one-pot FiveCardDraw-v0 policy reads the same observations and
                 # actions: it may play the match, with the rule book's buy-back.

@@ -1,7 +1,7 @@
 """Run an exported policy with numpy alone: the loader every consumer uses.
 
 A trained policy leaves training as one ``.npz`` file (DESIGN.md, "One export
-format"), written by :mod:`agents.export` and read here. This module imports numpy,
+format"), written by :mod:`poker_env_agents.training.export` and read here. This module imports numpy,
 json and the standard library only (no torch, no SB3, no onnxruntime: an
 import-linter contract in ``pyproject.toml`` keeps it so), and it never unpickles:
 every array is read with ``np.load(..., allow_pickle=False)``.
@@ -57,7 +57,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 if TYPE_CHECKING:
-    from agents.features import FeatureSet
+    from poker_env_agents.features import FeatureSet
 
 __all__ = [
     "ACTIVATIONS",
@@ -311,7 +311,7 @@ _CLASSES: dict[str, str] = {
 }
 
 # Attributes that lead from a wrapper to what it wraps: Gymnasium wrappers
-# (unwrapped, env), SB3 VecEnv wrappers (venv), agents.sb3.PokerVecEnv (envs).
+# (unwrapped, env), SB3 VecEnv wrappers (venv), poker_env_agents.training.sb3.PokerVecEnv (envs).
 _INNER = ("unwrapped", "env", "venv", "vector_env", "envs")
 
 
@@ -399,7 +399,7 @@ def describe_env(env: object) -> EnvDescription:
     Args:
         env: a poker_env Gymnasium env (``FiveCardDraw-v0``, ``DrawMatch-v0``,
             ``RedDog-v0``, ``Holdem-v0``), one of their batched envs, or a wrapper of
-            either (Gymnasium wrappers, SB3 VecEnv wrappers, ``agents.sb3.PokerVecEnv``).
+            either (Gymnasium wrappers, SB3 VecEnv wrappers, ``poker_env_agents.training.sb3.PokerVecEnv``).
 
     Raises:
         ValueError: ``env`` is none of these.
@@ -570,10 +570,10 @@ def validate_manifest(manifest: object, source: str = "policy") -> dict[str, Any
     prev = size
     if "features" in manifest:
         # The network reads the observation, then the columns of a feature set
-        # (agents.features) computed from it.
+        # (poker_env_agents.features) computed from it.
         name = _field(manifest, "features.name", str, source)
         extra = _positive(manifest, "features.size", source)
-        from agents.features import FEATURE_SETS
+        from poker_env_agents.features import FEATURE_SETS
 
         if name not in FEATURE_SETS:
             raise PolicyFileError(
@@ -735,7 +735,7 @@ def load_policy(
     """Load an exported policy; with ``env``, refuse a file made for another env.
 
     Args:
-        path: the ``.npz`` file written by :mod:`agents.export`.
+        path: the ``.npz`` file written by :mod:`poker_env_agents.training.export`.
         env: None, or the env the policy is to play (a poker_env env, batched env or a
             wrapper of one): the file must match its game, id and version, options,
             observation layout and action count.
@@ -812,7 +812,7 @@ class NumpyPolicy:
         self.action_names: tuple[str, ...] = tuple(manifest["actions"]["names"])
         self.features: FeatureSet | None = None
         if "features" in manifest:
-            from agents.features import make_features
+            from poker_env_agents.features import make_features
 
             feats = manifest["features"]
             self.features = make_features(

@@ -6,14 +6,14 @@ thread everywhere.
 
 1. **One runner, one thread, in this process** (alternating rounds, best round of
    each): RLlib's stock ``MultiAgentEnvRunner`` over the AEC env (every seat's
-   decision a sample) with 1 and 8 envs, :class:`agents.rllib_batched.BatchedEnvRunner`
+   decision a sample) with 1 and 8 envs, :class:`poker_env_agents.training.rllib_batched.BatchedEnvRunner`
    over 256 tables of ``HoldemVectorEnv`` (the learner seat's decisions are the
    samples; the other five seats are played by the same module in batch, counted
    apart), and the bare AEC env under random legal play for scale.
 2. **PPO on a local Ray cluster** (``num_cpus=2``), 1 and 2 remote env runners, each
    sampler: env steps per second of wall time over the timed iterations (sampling
    and learning, the learner in the driver) and each runner's sampling rate.
-3. **The SB3 path** in the same run: MaskablePPO over ``agents.sb3.PokerVecEnv``
+3. **The SB3 path** in the same run: MaskablePPO over ``poker_env_agents.training.sb3.PokerVecEnv``
    (64 tables), steps per second of ``learn``.
 """
 
@@ -39,7 +39,7 @@ ROUND_S = 4.0
 def _runner(sampler: str, num_envs: int) -> Any:
     from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
-    from agents.rllib import BatchedEnvRunner, RLlibConfig, build_config
+    from poker_env_agents.training.rllib import BatchedEnvRunner, RLlibConfig, build_config
 
     cfg = RLlibConfig(
         game="holdem",
@@ -115,7 +115,7 @@ def cluster_rates(iterations: int = 2) -> list[Row]:
     """Section 2: PPO on a local Ray cluster, 1 and 2 remote env runners."""
     import ray
 
-    from agents.rllib import RLlibConfig, build_config
+    from poker_env_agents.training.rllib import RLlibConfig, build_config
 
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     rows: list[Row] = []
@@ -159,8 +159,8 @@ def cluster_rates(iterations: int = 2) -> list[Row]:
 
 def sb3_rate() -> list[Row]:
     """Section 3: the SB3 path (MaskablePPO over PokerVecEnv) in the same run."""
-    from agents.sb3 import fast_torch_settings
     from bench.bench_training import training_rates
+    from poker_env_agents.training.sb3 import fast_torch_settings
 
     fast_torch_settings(1)
     real, _ = training_rates("holdem", dict(OPTIONS), rounds=2)

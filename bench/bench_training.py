@@ -6,7 +6,7 @@ For each game, MaskablePPO with the project's training defaults (64 tables,
 ``n_steps=128``, ``batch_size=2048``, ``n_epochs=4``, one torch thread, distribution
 validation off) learns on
 
-- the real thing: :class:`agents.sb3.PokerVecEnv` over the game's vector env;
+- the real thing: :class:`poker_env_agents.training.sb3.PokerVecEnv` over the game's vector env;
 - a no-op ``VecEnv`` with the same spaces whose episodes end with the same mean
   length and whose masks have the same mean number of legal actions, measured
   from the real env first (SB3's cost per finished episode and per mask pattern is
@@ -26,9 +26,9 @@ import numpy as np
 from numpy.typing import NDArray
 from stable_baselines3.common.vec_env import VecEnv
 
-from agents.games import get_game
-from agents.sb3 import PokerVecEnv, fast_torch_settings
 from bench.common import Row, machine_line, print_table
+from poker_env_agents.registry import get_game
+from poker_env_agents.training.sb3 import PokerVecEnv, fast_torch_settings
 
 NUM_TABLES = 64
 HYPER = {"n_steps": 128, "batch_size": 2048, "n_epochs": 4}
@@ -189,9 +189,9 @@ def evaluation_rate(
 
     from sb3_contrib import MaskablePPO
 
-    from agents.evaluate import head_to_head
-    from agents.export import export_policy
-    from agents.runtime import load_policy
+    from poker_env_agents.evaluate import head_to_head
+    from poker_env_agents.runtime import load_policy
+    from poker_env_agents.training.export import export_policy
 
     spec = get_game("draw")
     venv = PokerVecEnv([spec.make_vector(8)], seed=0)

@@ -32,8 +32,8 @@ def one_hand(policy_path: Path, seed: int = 3) -> None:
     import gymnasium as gym
 
     import poker_env  # noqa: F401  (registers the env ids)
-    from agents.catalog import make_baseline
-    from agents.runtime import load_policy
+    from poker_env_agents.registry import make_baseline
+    from poker_env_agents.runtime import load_policy
 
     env = gym.make(
         "poker_env/FiveCardDraw-v0",
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-hands", type=int, help="hands per evaluation match")
     args = p.parse_args(argv)
 
-    from agents.train import load_config, train
+    from poker_env_agents.training.train import load_config, train
 
     config = load_config(
         CONFIG, timesteps=args.timesteps, out=str(args.out), eval_hands=args.eval_hands
@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
   TensorBoard curves:                .venv/bin/tensorboard --logdir {run / "tb"}
   evaluate it again, longer:         .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} heuristic call random --hands 200000
   train longer (resumable):          .venv/bin/python scripts/train.py --resume {run} --timesteps 2000000
-  use it as an env's opponent:       agents.runtime.load_policy("{run / "policy.npz"}")
+  use it as an env's opponent:       poker_env_agents.runtime.load_policy("{run / "policy.npz"}")
   play against it:                   see README "Play" (the terminal and browser games)
   play the shipped opponent (hard):  .venv/bin/python scripts/play.py draw --opponent hard
   compare with the shipped policy:   .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} agents/models/draw52.npz

@@ -11,7 +11,7 @@ For ``NAME`` it runs ``scripts/train.py --config agents/configs/NAME.toml`` (res
 the run folder the config names when it holds checkpoints), copies the run's
 ``policy.npz`` to ``agents/models/NAME.npz``, then evaluates that file and writes
 ``agents/models/NAME.eval.json``: head-to-head matches against the baselines
-(duplicate deals, 95% intervals; agents.evaluate) and the game's own measures (Red
+(duplicate deals, 95% intervals; poker_env_agents.evaluate) and the game's own measures (Red
 Dog's exact decision value against the reference, the draw's share of best-equity
 discards, the match's share of matches won). The same seed gives the same file and
 the same table.
@@ -57,7 +57,7 @@ def _sha256(path: Path) -> str:
 
 def train(name: str) -> Path:
     """Train (or resume) the run of ``agents/configs/NAME.toml``; its folder."""
-    from agents.train import _latest_checkpoint, load_config
+    from poker_env_agents.training.train import _latest_checkpoint, load_config
 
     config_path = CONFIGS_DIR / f"{name}.toml"
     config = load_config(config_path)
@@ -76,15 +76,15 @@ def train(name: str) -> Path:
 
 def evaluate(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
     """The evaluation table of a shipped file (see the module docstring)."""
-    from agents.catalog import make_baseline
-    from agents.evaluate import (
+    from poker_env_agents.evaluate import (
         draw_discard_agreement,
         draw_match_wins,
         head_to_head,
         red_dog_decision_value,
         results_table,
     )
-    from agents.runtime import load_policy
+    from poker_env_agents.registry import make_baseline
+    from poker_env_agents.runtime import load_policy
 
     spec = MODELS[name]
     policy = load_policy(path, deterministic=True)
@@ -124,7 +124,7 @@ def evaluate(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
             print(w, flush=True)
             wins.append({**dataclasses.asdict(w), "share": w.share, "half_width": w.half_width})
         doc["match_wins"] = wins
-        from agents.evaluate import buy_back_table
+        from poker_env_agents.evaluate import buy_back_table
 
         human = make_baseline("draw-match", "heuristic", seed=seed + 200, **options)
         doc["buy_back"] = buy_back_table(policy, human, options=options, offers=5000, seed=seed)

@@ -10,7 +10,7 @@ import zlib
 import numpy as np
 import pytest
 
-from poker_env import picture as P
+from poker_env.render import canvas as P
 
 
 def test_png_is_read_back_by_pillow_and_by_the_spec() -> None:

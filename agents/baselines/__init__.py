@@ -6,19 +6,19 @@ no Python loop per table), so it plays inside the single, AEC and vector envs.
 
 | game | random | call station | heuristic |
 |---|---|---|---|
-| five-card draw (FiveCardDraw-v0, DrawMatch-v0) | ``RandomPolicy`` | :class:`~agents.baselines.draw.DrawCallStation` | :class:`~agents.baselines.draw.DrawHeuristic` |
-| Red Dog (RedDog-v0) | ``RandomPolicy`` | :class:`~agents.baselines.red_dog.RedDogCallStation` | :class:`~agents.baselines.red_dog.ReferencePolicy` |
-| Hold'em (Holdem-v0) | ``RandomPolicy`` | :class:`~agents.baselines.holdem.HoldemCallStation` | :class:`~agents.baselines.holdem.HoldemEquityBot` |
+| five-card draw (FiveCardDraw-v0, DrawMatch-v0) | ``RandomPolicy`` | :class:`~poker_env_agents.baselines.draw.DrawCallStation` | :class:`~poker_env_agents.baselines.draw.DrawHeuristic` |
+| Red Dog (RedDog-v0) | ``RandomPolicy`` | :class:`~poker_env_agents.baselines.red_dog.RedDogCallStation` | :class:`~poker_env_agents.baselines.red_dog.ReferencePolicy` |
+| Hold'em (Holdem-v0) | ``RandomPolicy`` | :class:`~poker_env_agents.baselines.holdem.HoldemCallStation` | :class:`~poker_env_agents.baselines.holdem.HoldemEquityBot` |
 
-``agents.catalog.make_baseline(game, kind, seed, **options)`` builds one by name.
+``poker_env_agents.registry.make_baseline(game, kind, seed, **options)`` builds one by name.
 """
 
 from __future__ import annotations
 
-from agents.baselines.draw import DrawCallStation, DrawHeuristic
-from agents.baselines.holdem import HoldemCallStation, HoldemEquityBot
-from agents.baselines.red_dog import RedDogCallStation, ReferencePolicy
 from poker_env.policy import RandomPolicy
+from poker_env_agents.baselines.draw import DrawCallStation, DrawHeuristic
+from poker_env_agents.baselines.holdem import HoldemCallStation, HoldemEquityBot
+from poker_env_agents.baselines.red_dog import RedDogCallStation, ReferencePolicy
 
 __all__ = [
     "DrawCallStation",

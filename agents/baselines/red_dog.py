@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from poker_env.encoding.red_dog import DEFAULT_BET_FRACTIONS
+from poker_env.episode.red_dog import DEFAULT_BET_FRACTIONS
 from poker_env.games.red_dog import reference_bet
 from poker_env.policy import RandomPolicy
 

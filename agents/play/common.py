@@ -1,7 +1,7 @@
 """What every game's play session shares: buttons, input checks, events, saves.
 
 A :class:`Session` wraps one game object (``DrawGame``, ``RedDogGame``,
-``HoldemGame``) and the :class:`~agents.opponent.ComputerOpponent` of its computer
+``HoldemGame``) and the :class:`~poker_env_agents.opponent.ComputerOpponent` of its computer
 seats. The person's seat acts through :meth:`Session.act` with a button name, an
 amount and marked cards; anything not legal now is refused with an
 :class:`InputError` that gives the reason, and nothing changes. The game objects

@@ -2,13 +2,13 @@
 
 :class:`DrawSession` wraps :class:`poker_env.games.draw.DrawGame` (the person in seat
 0, the computer in seat 1 with her wardrobe) and a
-:class:`~agents.opponent.ComputerOpponent` of ``draw-match``. The person's buttons
+:class:`~poker_env_agents.opponent.ComputerOpponent` of ``draw-match``. The person's buttons
 are the seed's words, BET, STAY, DROP, RAISE, DRAW and CALL, only those the game
 reports legal now, with the game's exact amount bounds (any legal amount can be
 typed: the env's pot-fraction bet sizes are only the computer's discretization).
 In the draw, DRAW confirms the cards marked by number. The computer's choice is an
 env action index, turned into the game's action by the same encoding functions
-the envs use (:func:`poker_env.encoding.draw.env_to_engine`), and her buy-back
+the envs use (:func:`poker_env.episode.draw.env_to_engine`), and her buy-back
 between hands is her decision (``buyback="decide"``: the opponent's policy, or the
 rule book's default where her policy never learned it).
 """
@@ -20,9 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.opponent import ComputerOpponent
-from agents.play.common import Button, InputError, SaveFileError, Session, card_json
-from poker_env.encoding import draw as enc
+from poker_env.episode import draw as enc
 from poker_env.errors import ConfigError, HistoryError, as_int
 from poker_env.evaluator import describe_hand
 from poker_env.games.draw import (
@@ -36,6 +34,8 @@ from poker_env.games.draw import (
     HandOutcome,
 )
 from poker_env.games.wardrobe import DEFAULT_WARDROBE
+from poker_env_agents.opponent import ComputerOpponent
+from poker_env_agents.play.common import Button, InputError, SaveFileError, Session, card_json
 
 __all__ = ["DrawSession"]
 
@@ -63,7 +63,7 @@ class DrawSession(Session):
     Args:
         deck: 52 or 32 (RULES.md §1 ``deck``).
         opponent: ``easy``, ``normal``, ``hard`` or a policy file
-            (:class:`~agents.opponent.ComputerOpponent`).
+            (:class:`~poker_env_agents.opponent.ComputerOpponent`).
         seed: seeds the deals and the computer's random choices.
         money: each player's starting money (RULES.md §1 ``starting_money``).
         items: how many items her wardrobe has (the first of the default six).
@@ -335,7 +335,7 @@ class DrawSession(Session):
 
     @classmethod
     def load(cls, envelope: dict[str, Any]) -> DrawSession:
-        """The session of a checked save envelope (:func:`agents.play.common.parse_save`).
+        """The session of a checked save envelope (:func:`poker_env_agents.play.common.parse_save`).
 
         Raises:
             SaveFileError: bad options, or a history the game refuses or that does

@@ -2,12 +2,12 @@
 
 :class:`HoldemSession` wraps :class:`poker_env.games.holdem.HoldemGame`: the person
 sits in seat 0, the other seats are played by one
-:class:`~agents.opponent.ComputerOpponent` of ``holdem``. Hands follow one another
+:class:`~poker_env_agents.opponent.ComputerOpponent` of ``holdem``. Hands follow one another
 until the person has no chips left or holds them all. The person's buttons are
 FOLD, CHECK or CALL, RAISE (to any total from the game's minimum to its maximum)
 and ALL_IN, as the game reports them legal. A computer seat's choice is an env
 action index; its raise-to amount comes from the same encoding function the envs
-use (:func:`poker_env.encoding.holdem.action_mask`).
+use (:func:`poker_env.episode.holdem.action_mask`).
 
 The game object's history is one hand; the save holds every hand's record (deck,
 button, actions, what it came to), replayed hand by hand on loading, and the
@@ -21,13 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from agents.opponent import ComputerOpponent
-from agents.play.common import Button, SaveFileError, Session, card_json
 from poker_env.cards import parse_cards
-from poker_env.encoding import holdem as E
-from poker_env.encoding.holdem_result import hand_result
+from poker_env.episode import holdem as E
+from poker_env.episode.holdem_result import hand_result
 from poker_env.errors import ConfigError, PokerEnvError, as_int
 from poker_env.games.holdem import ActionRecord, HoldemConfig, HoldemGame
+from poker_env_agents.opponent import ComputerOpponent
+from poker_env_agents.play.common import Button, SaveFileError, Session, card_json
 
 __all__ = ["HoldemSession"]
 

@@ -2,11 +2,11 @@
 
 :class:`RedDogSession` wraps :class:`poker_env.games.red_dog.RedDogGame`: the person
 sits in seat 0, the other seats are played by one
-:class:`~agents.opponent.ComputerOpponent` of ``red-dog`` (each seat with its own
+:class:`~poker_env_agents.opponent.ComputerOpponent` of ``red-dog`` (each seat with its own
 observation). The person's buttons are BET (1 up to the pot and his chips, any
 amount) and FORFEIT (one chip to the pot). A computer seat's choice is an env
 action index, turned into the game's action by the encoding function the envs use
-(:func:`poker_env.encoding.red_dog.action_to_bet`).
+(:func:`poker_env.episode.red_dog.action_to_bet`).
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.opponent import ComputerOpponent
-from agents.play.common import Button, SaveFileError, Session, card_json
 from poker_env.cards import format_card, format_cards
-from poker_env.encoding.red_dog import (
+from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     action_to_bet,
     encode_observation,
@@ -39,6 +37,8 @@ from poker_env.games.red_dog import (
     RedDogConfig,
     RedDogGame,
 )
+from poker_env_agents.opponent import ComputerOpponent
+from poker_env_agents.play.common import Button, SaveFileError, Session, card_json
 
 __all__ = ["RedDogSession"]
 

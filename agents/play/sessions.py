@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.play.common import GAME_NAMES, Session, parse_save
-from agents.play.draw import DrawSession
-from agents.play.holdem import HoldemSession
-from agents.play.red_dog import RedDogSession
 from poker_env.errors import ConfigError
+from poker_env_agents.play.common import GAME_NAMES, Session, parse_save
+from poker_env_agents.play.draw import DrawSession
+from poker_env_agents.play.holdem import HoldemSession
+from poker_env_agents.play.red_dog import RedDogSession
 
 __all__ = ["SESSIONS", "load_session", "new_session"]
 

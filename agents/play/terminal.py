@@ -27,9 +27,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from agents.play.common import GAME_NAMES, Button, InputError, SaveFileError, Session
-from agents.play.sessions import load_session, new_session
 from poker_env.errors import ConfigError
+from poker_env_agents.play.common import GAME_NAMES, Button, InputError, SaveFileError, Session
+from poker_env_agents.play.sessions import load_session, new_session
 
 __all__ = ["main", "play", "render_screen"]
 
@@ -364,7 +364,7 @@ def main(
     """The ``poker-play`` command; returns the exit status (2 for bad options)."""
     args = _parser().parse_args(argv)
     if args.game == "web":
-        from agents.play.web.app import main as serve
+        from poker_env_agents.play.web.app import main as serve
 
         return serve(args.args)
     console = console if console is not None else Console()

@@ -1,7 +1,7 @@
 """Gymnasium envs of five-card draw against the computer (RULES.md §1).
 
 Thin: the rules are :mod:`poker_env.games.draw_kernels`; observation encoding, action
-mapping and the driver loop are :mod:`poker_env.encoding.draw`.
+mapping and the driver loop are :mod:`poker_env.episode.draw`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from poker_env.encoding import draw as enc
-from poker_env.encoding.table_picture import draw_picture
+from poker_env.episode import draw as enc
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 from poker_env.policy import Policy
+from poker_env.render.tables import draw_picture
 
 __all__ = ["DrawMatchEnv", "FiveCardDrawEnv"]
 
@@ -335,7 +335,7 @@ class FiveCardDrawEnv(_DrawEnvBase):
     ``agent_seat`` 0 (human side, default) or 1 (computer side); ``opponent`` a
     ``Policy`` or None; ``pot_fractions`` (default (0.5, 1.0, 2.0));
     ``render_mode`` None, ``"ansi"`` or ``"rgb_array"`` (the table as a picture, see
-    :mod:`poker_env.encoding.table_picture`); {_ILLEGAL_TEXT}
+    :mod:`poker_env.render.tables`); {_ILLEGAL_TEXT}
 
     ## Version History
     * v0: initial version; ``illegal_action="passive"`` became the default, the

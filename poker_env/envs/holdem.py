@@ -12,13 +12,13 @@ from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
-from poker_env.encoding import holdem as E
-from poker_env.encoding.holdem_result import HandResult, hand_result
-from poker_env.encoding.table_picture import holdem_picture
+from poker_env.episode import holdem as E
+from poker_env.episode.holdem_result import HandResult, hand_result
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 from poker_env.policy import Policy
+from poker_env.render.tables import holdem_picture
 
 __all__ = ["HoldemEnv", "observation_bounds"]
 
@@ -207,7 +207,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     |-----|---------|
     | ``action_mask`` | the mask above |
     | ``illegal_action`` | True when the step's action was masked out and check/call was played (always False at reset) |
-    | ``last_hand`` | the episode's last decided hand, a :class:`~poker_env.encoding.holdem_result.HandResult` (None before the first): board, each seat's outcome (shown down with its hole cards and the evaluator's hand name, ``"Royal Flush"`` included; won uncontested; folded; left), chips put in, paid and net |
+    | ``last_hand`` | the episode's last decided hand, a :class:`~poker_env.episode.holdem_result.HandResult` (None before the first): board, each seat's outcome (shown down with its hole cards and the evaluator's hand name, ``"Royal Flush"`` included; won uncontested; folded; left), chips put in, paid and net |
     | ``hands_ended`` | the hands decided during this step (or reset), oldest first; usually one at a hand's end, two when a later hand is decided before the agent acts again |
 
     The hand that ends an episode is in the final step's ``last_hand``; with
@@ -501,7 +501,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         if not self.evaluator_features:
             obs: NDArray[np.float32] = self._obs[0].copy()
             return obs
-        # Compiled (poker_env.encoding.holdem): the same numbers as HoldemVectorEnv's.
+        # Compiled (poker_env.episode.holdem): the same numbers as HoldemVectorEnv's.
         s = self._states[0]
         agent = int(s[E.AGENT])
         base = self._obs.shape[1]

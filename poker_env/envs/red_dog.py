@@ -11,7 +11,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
-from poker_env.encoding.red_dog import (
+from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     LOG_CAPACITY,
     ActionLog,
@@ -26,7 +26,6 @@ from poker_env.encoding.red_dog import (
     new_action_log,
     obs_size,
 )
-from poker_env.encoding.table_picture import red_dog_picture
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games.red_dog import (
     F_SEATED,
@@ -61,6 +60,7 @@ from poker_env.games.red_dog_kernels import (
     E_WON,
 )
 from poker_env.policy import Policy
+from poker_env.render.tables import red_dog_picture
 
 __all__ = ["ILLEGAL_ACTION_MODES", "RedDogEnv", "observation_space_for"]
 
@@ -269,7 +269,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self._legal = np.ones(self.num_actions, np.int8)
         self._legal_list = [True] * self.num_actions  # the same, read without numpy
         # What happened in the last reset or step: row 0 the agent's action (when
-        # self._has_own), then the opponents'; see poker_env.encoding.red_dog.
+        # self._has_own), then the opponents'; see poker_env.episode.red_dog.
         self._log = new_action_log()
         self._num_logged = 0
         self._has_own = False

@@ -53,7 +53,7 @@ DEPARTED = 19
 NUM_ACTIVE = 20
 NUM_ALLIN = 21
 COMMITTED = 22
-# Fields 24..31 belong to the env driver (poker_env.encoding.holdem).
+# Fields 24..31 belong to the env driver (poker_env.episode.holdem).
 ENV_FIELDS = 24
 # Per-seat blocks.
 STACK = 32

@@ -1,7 +1,7 @@
 """PettingZoo AEC env of five-card draw against the computer (RULES.md §1), both seats agents.
 
 Thin: the rules are :mod:`poker_env.games.draw_kernels`; observations, action mapping
-and the driver are :mod:`poker_env.encoding.draw` (the same code as the Gymnasium
+and the driver are :mod:`poker_env.episode.draw` (the same code as the Gymnasium
 envs, with every seat an agent).
 
 Agents ``"human"`` (seat 0) and ``"computer"`` (seat 1, the one with the wardrobe).
@@ -39,11 +39,11 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from poker_env.encoding import draw as enc
-from poker_env.encoding.table_picture import draw_picture
+from poker_env.episode import draw as enc
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
+from poker_env.render.tables import draw_picture
 
 __all__ = ["DrawAECEnv", "env"]
 

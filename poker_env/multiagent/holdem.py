@@ -11,12 +11,12 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from poker_env.cards import format_cards
-from poker_env.encoding import holdem as E
-from poker_env.encoding.holdem_result import HandResult, hand_result
-from poker_env.encoding.table_picture import holdem_picture
+from poker_env.episode import holdem as E
+from poker_env.episode.holdem_result import HandResult, hand_result
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
+from poker_env.render.tables import holdem_picture
 
 __all__ = ["HoldemAECEnv", "env"]
 
@@ -28,7 +28,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     """Hold'em for 2 to 10 players, agents ``player_0 .. player_{n-1}`` (seat = index).
 
     Each agent observes a dict: ``"observation"`` (the vector documented in
-    :mod:`poker_env.encoding.holdem` and :class:`poker_env.envs.holdem.HoldemEnv`,
+    :mod:`poker_env.episode.holdem` and :class:`poker_env.envs.holdem.HoldemEnv`,
     from that seat's view: its own hole cards only) and ``"action_mask"``
     (``int8``, all zeros when it is not that agent's turn). Actions are the same
     discrete fold / check-call / raises / all-in. Rewards: chips won or lost, in
@@ -48,7 +48,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     :class:`~poker_env.errors.EpisodeFinishedError`.
 
     ``infos[agent]["last_hand"]`` is the episode's last decided hand, a
-    :class:`~poker_env.encoding.holdem_result.HandResult` (None before the first),
+    :class:`~poker_env.episode.holdem_result.HandResult` (None before the first),
     the same for every agent (public facts only: hole cards of hands shown down,
     the evaluator's hand names, chips paid and net per seat, folds and leavers);
     ``infos[agent]["hands_ended"]`` the hands decided by the last ``step`` (a tuple,

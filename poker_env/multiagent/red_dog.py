@@ -11,7 +11,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from poker_env.encoding.red_dog import (
+from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     action_dict,
     action_text,
@@ -19,9 +19,9 @@ from poker_env.encoding.red_dog import (
     encode_observation,
     obs_size,
 )
-from poker_env.encoding.table_picture import red_dog_picture
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogConfig, RedDogGame
+from poker_env.render.tables import red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 

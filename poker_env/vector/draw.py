@@ -2,7 +2,7 @@
 
 Each table plays FiveCardDraw-v0 episodes (one pot each, ``mode="pot"``) or
 DrawMatch-v0 episodes (a whole match, ``mode="match"``) through the same driver
-kernels as the single envs (:mod:`poker_env.encoding.draw`, rules in
+kernels as the single envs (:mod:`poker_env.episode.draw`, rules in
 :mod:`poker_env.games.draw_kernels`). Table ``i`` draws every random number from its
 own Generator, seeded ``seed + i``, with the single env's refill rule, so N tables
 with seeds ``s .. s+N-1`` play exactly the episodes of N single envs with those seeds.
@@ -21,8 +21,8 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 from numpy.typing import NDArray
 
-from poker_env.encoding import draw as enc
-from poker_env.encoding.draw import (
+from poker_env.episode import draw as enc
+from poker_env.episode.draw import (
     ADV_DONE,
     ADV_OPP,
     EP_AGENT,

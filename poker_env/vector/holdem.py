@@ -12,7 +12,7 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 from numpy.typing import NDArray
 
-from poker_env.encoding import holdem as E
+from poker_env.episode import holdem as E
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
 from poker_env.policy import BatchPolicy

@@ -1,7 +1,7 @@
 """Batched Red Dog: ``RedDogVectorEnv``, N tables stepped by one compiled call.
 
 Each table runs exactly what :class:`poker_env.envs.red_dog.RedDogEnv` runs (the
-same kernels of :mod:`poker_env.encoding.red_dog`), so N tables reset with seeds
+same kernels of :mod:`poker_env.episode.red_dog`), so N tables reset with seeds
 ``s .. s+N-1`` play the same episodes as N single envs reset with those seeds and
 then reset without a seed after each episode.
 """
@@ -19,7 +19,7 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 from numpy.typing import NDArray
 
-from poker_env.encoding.red_dog import (
+from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     action_to_bet,
     agent_done,

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from agents.baselines.draw import DrawCallStation, DrawHeuristic
 from poker_env.cards import format_cards, parse_cards
 from poker_env.envs.draw import DrawMatchEnv, FiveCardDrawEnv
 from poker_env.evaluator import draw_equity
 from poker_env.policy import BatchPolicy, Policy, RandomPolicy
 from poker_env.vector.draw import DrawVectorEnv
+from poker_env_agents.baselines.draw import DrawCallStation, DrawHeuristic
 
 K = 4  # bet sizes of the default pot fractions (0.5, 1, 2) plus all-in
 DRAW0 = 2 + K  # action of discard mask 0

@@ -6,18 +6,18 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from agents.baselines.holdem import (
+from poker_env.cards import format_cards, parse_cards
+from poker_env.envs.holdem import HoldemEnv
+from poker_env.evaluator import holdem_equity
+from poker_env.policy import BatchPolicy, Policy, RandomPolicy
+from poker_env.vector.holdem import HoldemVectorEnv
+from poker_env_agents.baselines.holdem import (
     PREFLOP_SAMPLES,
     HoldemCallStation,
     HoldemEquityBot,
     parse_observations,
     preflop_equity_table,
 )
-from poker_env.cards import format_cards, parse_cards
-from poker_env.envs.holdem import HoldemEnv
-from poker_env.evaluator import holdem_equity
-from poker_env.policy import BatchPolicy, Policy, RandomPolicy
-from poker_env.vector.holdem import HoldemVectorEnv
 
 
 def test_protocols() -> None:

@@ -6,16 +6,16 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-import agents.red_dog
-from agents.baselines.red_dog import (
+import poker_env_agents.baselines.red_dog
+from poker_env.envs.red_dog import RedDogEnv
+from poker_env.policy import BatchPolicy, Policy, RandomPolicy
+from poker_env.vector.red_dog import RedDogVectorEnv
+from poker_env_agents.baselines.red_dog import (
     AlwaysForfeitPolicy,
     RandomLegalPolicy,
     RedDogCallStation,
     ReferencePolicy,
 )
-from poker_env.envs.red_dog import RedDogEnv
-from poker_env.policy import BatchPolicy, Policy, RandomPolicy
-from poker_env.vector.red_dog import RedDogVectorEnv
 
 
 def test_policies_implement_the_protocols() -> None:
@@ -30,8 +30,8 @@ def test_policies_implement_the_protocols() -> None:
 
 
 def test_old_module_name_re_exports_the_same_classes() -> None:
-    assert agents.red_dog.ReferencePolicy is ReferencePolicy
-    assert agents.red_dog.RedDogCallStation is RedDogCallStation
+    assert poker_env_agents.baselines.red_dog.ReferencePolicy is ReferencePolicy
+    assert poker_env_agents.baselines.red_dog.RedDogCallStation is RedDogCallStation
 
 
 def test_reference_bets_all_above_one_half_else_one_chip() -> None:

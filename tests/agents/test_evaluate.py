@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.evaluate import MatchResult, _ratio_interval, head_to_head, results_table
-from agents.games import get_game
 from poker_env.errors import ConfigError
 from poker_env.policy import RandomPolicy
+from poker_env_agents.evaluate import MatchResult, _ratio_interval, head_to_head, results_table
+from poker_env_agents.registry import get_game
 
 
 class CallStation:
@@ -192,8 +192,8 @@ def test_red_dog_decision_value_uses_the_bets_the_env_makes() -> None:
     # The batched figure computes each bet from the observation; a slow reference
     # takes the amount and p the env reports for the bet it really settled
     # (info["last_bet"]). Both estimate the reference policy's value per decision.
-    from agents.baselines.red_dog import RedDogCallStation, ReferencePolicy
-    from agents.evaluate import red_dog_decision_value
+    from poker_env_agents.baselines.red_dog import RedDogCallStation, ReferencePolicy
+    from poker_env_agents.evaluate import red_dog_decision_value
 
     env = get_game("red-dog").make_env({"num_players": 4}, opponent=ReferencePolicy())
     me = ReferencePolicy()

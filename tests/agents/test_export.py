@@ -1,4 +1,4 @@
-"""agents.export and scripts/export.py: parity of SB3, ONNX Runtime and the numpy runtime.
+"""poker_env_agents.training.export and scripts/export.py: parity of SB3, ONNX Runtime and the numpy runtime.
 
 MaskablePPO models are trained a few hundred steps on the real envs, exported, and
 the three implementations are compared on observations and masks collected from
@@ -9,7 +9,6 @@ Hold'em 6-max and Red Dog.
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import json
 import re
 from dataclasses import dataclass
@@ -26,21 +25,18 @@ ort = pytest.importorskip("onnxruntime")
 onnx = pytest.importorskip("onnx")
 
 import poker_env  # noqa: E402, F401  (registers the ids)
-from agents.export import (  # noqa: E402
+from poker_env_agents.runtime import NumpyPolicy, load_policy  # noqa: E402
+from poker_env_agents.training.export import (  # noqa: E402
     ONNX_MANIFEST_KEY,
     ExportError,
     export_onnx,
     export_policy,
     sb3_layers,
 )
-from agents.runtime import NumpyPolicy, load_policy  # noqa: E402
-from agents.sb3 import ScaledFlatten, observation_scale  # noqa: E402
+from poker_env_agents.training.sb3 import ScaledFlatten, observation_scale  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("export_script", REPO / "scripts" / "export.py")
-assert _spec is not None and _spec.loader is not None
-export_cli = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(export_cli)
+from poker_env_agents.cli import export as export_cli  # noqa: E402  (scripts/export.py runs it)
 
 TOL = 1e-5  # the issue's parity bound on logits
 
@@ -111,7 +107,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Trained]:
         env = make_env(case)
         kwargs = dict(case.policy_kwargs)
         if name == "draw":
-            # As agents.train builds it: chip counts scaled by a fixed extractor, which
+            # As poker_env_agents.training.train builds it: chip counts scaled by a fixed extractor, which
             # the export folds into the first layer (the files take raw observations).
             kwargs["features_extractor_class"] = ScaledFlatten
             kwargs["features_extractor_kwargs"] = {
@@ -307,8 +303,8 @@ def test_models_that_cannot_be_exported_are_refused(
 def test_training_vec_env_describes_as_the_single_env(
     trained: dict[str, Trained], tmp_path: Path
 ) -> None:
-    from agents.sb3 import PokerVecEnv
     from poker_env.vector.holdem import HoldemVectorEnv
+    from poker_env_agents.training.sb3 import PokerVecEnv
 
     venv = PokerVecEnv([HoldemVectorEnv(2, num_players=6), HoldemVectorEnv(2, num_players=6)])
     t = trained["holdem6"]

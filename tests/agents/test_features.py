@@ -1,4 +1,4 @@
-"""agents.features: hand-strength columns computed from observations, and policy files
+"""poker_env_agents.features: hand-strength columns computed from observations, and policy files
 that read them (the runtime computes them; training appends them)."""
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ import numpy as np
 import pytest
 
 import poker_env  # noqa: F401  (registers the ids)
-from agents.baselines.draw import DrawHeuristic
-from agents.export import write_policy
-from agents.features import DrawStrength, HoldemEquity, make_features
-from agents.games import get_game
-from agents.runtime import PolicyFileError, load_policy
-from agents.sb3 import PokerVecEnv
 from poker_env.cards import parse_cards
 from poker_env.envs.draw import FiveCardDrawEnv
 from poker_env.envs.holdem import HoldemEnv
 from poker_env.errors import ConfigError
+from poker_env_agents.baselines.draw import DrawHeuristic
+from poker_env_agents.features import DrawStrength, HoldemEquity, make_features
+from poker_env_agents.registry import get_game
+from poker_env_agents.runtime import PolicyFileError, load_policy
+from poker_env_agents.training.export import write_policy
+from poker_env_agents.training.sb3 import PokerVecEnv
 from tests.agents.test_runtime import draw_observations
 
 DRAW_OBS, DRAW_ACTIONS = 124, 39

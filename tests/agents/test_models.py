@@ -15,11 +15,10 @@ import numpy as np
 import pytest
 
 import poker_env  # noqa: F401  (registers the ids)
-from agents.catalog import make_baseline
-from agents.evaluate import draw_match_wins, head_to_head
-from agents.games import get_game
-from agents.opponent import MODELS_DIR, ComputerOpponent
-from agents.runtime import PolicyFileError, load_policy
+from poker_env_agents.evaluate import draw_match_wins, head_to_head
+from poker_env_agents.opponent import MODELS_DIR, ComputerOpponent
+from poker_env_agents.registry import get_game, make_baseline
+from poker_env_agents.runtime import PolicyFileError, load_policy
 
 REPO = Path(__file__).resolve().parents[2]
 

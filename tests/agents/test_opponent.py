@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import poker_env  # noqa: F401
-from agents.opponent import ComputerOpponent, shipped_model
 from poker_env.errors import ConfigError
+from poker_env_agents.opponent import ComputerOpponent, shipped_model
 
 ITEM_VALUE = 100
 RESERVE = 10  # 2 x ante
@@ -19,7 +19,7 @@ RESERVE = 10  # 2 x ante
 def _export_untrained(path: Path, env_id: str, **kw: object) -> Path:
     from sb3_contrib import MaskablePPO
 
-    from agents.export import export_policy
+    from poker_env_agents.training.export import export_policy
 
     env = gym.make(env_id, disable_env_checker=True, **kw).unwrapped
     model = MaskablePPO("MlpPolicy", env, seed=0, policy_kwargs={"net_arch": [8]})
@@ -84,7 +84,7 @@ def test_a_policy_trained_in_her_seat_decides_the_buy_back_itself(tmp_path: Path
 
 
 def test_missing_shipped_models_are_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setattr("agents.opponent.MODELS_DIR", tmp_path)
+    monkeypatch.setattr("poker_env_agents.opponent.MODELS_DIR", tmp_path)
     with pytest.raises(ConfigError, match=r"holdem_6max\.npz"):
         ComputerOpponent("holdem", "hard", options={"num_players": 6})
     assert shipped_model("draw", {"deck": 32}).name == "draw32.npz"
@@ -94,7 +94,7 @@ def test_missing_shipped_models_are_named(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 @pytest.mark.parametrize(("game", "options"), [("red-dog", {}), ("holdem", {"num_players": 3})])
 def test_easy_plays_any_seat_as_an_env_opponent(game: str, options: dict) -> None:
-    from agents.games import get_game
+    from poker_env_agents.registry import get_game
 
     spec = get_game(game)
     her = ComputerOpponent(game, "easy", options=options, seed=4)

@@ -1,4 +1,4 @@
-"""agents.rllib and scripts/train_rllib.py: self-play PPO on a local Ray cluster.
+"""poker_env_agents.training.rllib and scripts/train_rllib.py: self-play PPO on a local Ray cluster.
 
 Marked ``rllib`` (``make test`` runs them; ``-m "not rllib"`` leaves them out). The
 cluster is started once for the file with 2 CPUs and no dashboard. Hold'em 6-max
@@ -10,7 +10,6 @@ the export runs in the numpy runtime and plays the RLlib module's masked argmax 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 from pathlib import Path
@@ -26,8 +25,11 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 import ray
 import torch
 
-from agents.games import get_game
-from agents.rllib import (
+from poker_env.errors import ConfigError
+from poker_env.vector.holdem import HoldemVectorEnv
+from poker_env_agents.registry import get_game
+from poker_env_agents.runtime import load_policy
+from poker_env_agents.training.rllib import (
     BatchedEnvRunner,
     PokerMultiAgentEnv,
     RLlibConfig,
@@ -38,18 +40,12 @@ from agents.rllib import (
     masked_argmax,
     train,
 )
-from agents.rllib_batched import sample_masked
-from agents.runtime import load_policy
-from poker_env.errors import ConfigError
-from poker_env.vector.holdem import HoldemVectorEnv
+from poker_env_agents.training.rllib_batched import sample_masked
 
 pytestmark = pytest.mark.rllib
 
 REPO = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("train_rllib", REPO / "scripts" / "train_rllib.py")
-assert _spec is not None and _spec.loader is not None
-cli = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(cli)
+from poker_env_agents.cli import train_rllib as cli  # noqa: E402  (scripts/train_rllib.py runs it)
 
 SIX = {"num_players": 6}
 
@@ -172,10 +168,8 @@ def test_export_plays_the_module_masked_argmax(batched_run: Any) -> None:
 
 
 def test_exported_policy_plays_in_evaluate(batched_run: Any, capsys: Any) -> None:
-    spec = importlib.util.spec_from_file_location("evaluate_cli", REPO / "scripts" / "evaluate.py")
-    assert spec is not None and spec.loader is not None
-    evaluate_cli = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(evaluate_cli)
+    from poker_env_agents.cli import evaluate as evaluate_cli
+
     rc = evaluate_cli.main(
         [
             "holdem",
@@ -217,7 +211,7 @@ def test_array_learner_batch_equals_rllib_pipeline(cluster: Any) -> None:
     connectors, GeneralAdvantageEstimation), advantages and value targets included."""
     import copy
 
-    from agents.rllib_batched import BatchedLearnerConnector
+    from poker_env_agents.training.rllib_batched import BatchedLearnerConnector
 
     cfg = _small(
         "batched",
@@ -379,7 +373,7 @@ def test_illegal_action_is_counted() -> None:
 
 
 def test_export_refuses_another_layout(batched_run: Any, tmp_path: Path) -> None:
-    from agents.export import ExportError
+    from poker_env_agents.training.export import ExportError
 
     module = learner_module(batched_run.checkpoint, "batched")
     with pytest.raises(ExportError, match="not the same layout"):

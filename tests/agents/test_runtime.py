@@ -1,6 +1,6 @@
-"""agents.runtime: the numpy-only loader and policy.
+"""poker_env_agents.runtime: the numpy-only loader and policy.
 
-Policies here are written from hand-made numpy layers (agents.export.write_policy),
+Policies here are written from hand-made numpy layers (poker_env_agents.training.export.write_policy),
 so these tests need no torch; the SB3 / ONNX parity is in test_export.py.
 """
 
@@ -22,8 +22,11 @@ import numpy as np
 import pytest
 
 import poker_env  # noqa: F401  (registers the ids)
-from agents.export import ExportError, write_policy
-from agents.runtime import (
+from poker_env.envs.draw import DrawMatchEnv, FiveCardDrawEnv
+from poker_env.envs.holdem import HoldemEnv
+from poker_env.envs.red_dog import RedDogEnv
+from poker_env.policy import BatchPolicy, Policy
+from poker_env_agents.runtime import (
     FORMAT_VERSION,
     NumpyPolicy,
     PolicyFileError,
@@ -32,10 +35,7 @@ from agents.runtime import (
     observation_layout_sha256,
     read_manifest,
 )
-from poker_env.envs.draw import DrawMatchEnv, FiveCardDrawEnv
-from poker_env.envs.holdem import HoldemEnv
-from poker_env.envs.red_dog import RedDogEnv
-from poker_env.policy import BatchPolicy, Policy
+from poker_env_agents.training.export import ExportError, write_policy
 
 REPO = Path(__file__).resolve().parents[2]
 DRAW_OBS, DRAW_ACTIONS = 124, 39
@@ -701,7 +701,7 @@ class Block(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, Block())
 import numpy as np
-from agents.runtime import load_policy
+from poker_env_agents.runtime import load_policy
 from poker_env.envs.draw import FiveCardDrawEnv
 
 env = FiveCardDrawEnv()

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.games import get_game
-from agents.sb3 import PokerVecEnv
 from poker_env.errors import ConfigError
 from poker_env.vector.holdem import HoldemVectorEnv
 from poker_env.vector.red_dog import RedDogVectorEnv
+from poker_env_agents.registry import get_game
+from poker_env_agents.training.sb3 import PokerVecEnv
 
 
 def _random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""agents.stats: what the notebooks measure, against hand-worked hands and the rules."""
+"""poker_env_agents.analysis.stats: what the notebooks measure, against hand-worked hands and the rules."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents import stats as S
-from agents.baselines.red_dog import AlwaysForfeitPolicy, ReferencePolicy
-from agents.catalog import make_baseline
-from agents.runtime import PolicyFileError, load_policy
 from poker_env.cards import format_cards, make_deck, parse_cards
 from poker_env.errors import ConfigError
 from poker_env.games.holdem import HoldemConfig, HoldemGame, replay_json
 from poker_env.policy import RandomPolicy
+from poker_env_agents.analysis import stats as S
+from poker_env_agents.baselines.red_dog import AlwaysForfeitPolicy, ReferencePolicy
+from poker_env_agents.registry import make_baseline
+from poker_env_agents.runtime import PolicyFileError, load_policy
 
 # ----- Hold'em statistics from hand records ---------------------------------------------
 
@@ -428,10 +428,12 @@ def test_a_missing_or_broken_policy_file_is_an_error(tmp_path: Path) -> None:
 def test_the_shipped_policy_when_it_exists_else_one_trained_and_then_reused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import agents.opponent
+    import poker_env_agents.opponent
 
     shipped = tmp_path / "models" / "red_dog.npz"
-    monkeypatch.setattr(agents.opponent, "shipped_model", lambda game, options=None: shipped)
+    monkeypatch.setattr(
+        poker_env_agents.opponent, "shipped_model", lambda game, options=None: shipped
+    )
     tiny = {"num_tables": 8, "num_groups": 2, "n_steps": 32, "batch_size": 64, "net_arch": [8]}
     found = S.find_or_train_policy(
         "red-dog", {"num_players": 3}, timesteps=256, out=tmp_path / "runs", **tiny

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.runtime import load_policy
-from agents.train import TrainConfig, load_config, train
 from poker_env.errors import ConfigError
+from poker_env_agents.runtime import load_policy
+from poker_env_agents.training.train import TrainConfig, load_config, train
 
 TINY = {
     "timesteps": 1024,
@@ -123,8 +123,8 @@ def test_warm_start_imitates_the_teacher(tmp_path: Path) -> None:
     # Red Dog's reference bets the maximum when p > 1/2, else 1 chip: a rule the
     # network can fit from the observation's p. After the warm start (and before any
     # PPO step) the exported policy's argmax should play the teacher's action.
-    from agents.baselines.red_dog import ReferencePolicy
-    from agents.games import get_game
+    from poker_env_agents.baselines.red_dog import ReferencePolicy
+    from poker_env_agents.registry import get_game
 
     cfg = TrainConfig(
         game="red-dog",
@@ -166,7 +166,7 @@ def test_features_and_seat_reach_the_env_and_the_export(tmp_path: Path) -> None:
 
 
 def test_red_dog_bet_value_reward_hand_worked() -> None:
-    from agents.evaluate import RedDogBetValue
+    from poker_env_agents.evaluate import RedDogBetValue
 
     n, total = 4, 200  # 4 players x 50 chips
     obs = np.zeros((4, 162 + n), np.float32)

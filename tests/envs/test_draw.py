@@ -16,8 +16,8 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 import poker_env  # noqa: F401  (registers the ids)
 from poker_env.cards import parse_cards
-from poker_env.encoding import draw as enc
 from poker_env.envs.draw import DrawMatchEnv, FiveCardDrawEnv
+from poker_env.episode import draw as enc
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.evaluator import evaluate
 from poker_env.games import draw_layout as L

@@ -25,11 +25,11 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env
 from stable_baselines3.common.env_util import make_vec_env
 
 import poker_env  # noqa: F401  (registers the ids)
-from poker_env.encoding.table_picture import HEIGHT, WIDTH
 from poker_env.errors import ConfigError
 from poker_env.games import draw_layout as L
 from poker_env.games import holdem_kernels as K
 from poker_env.games.red_dog import PUB_SHOWN, PUB_TURNED
+from poker_env.render.tables import HEIGHT, WIDTH
 
 IDS = (
     "poker_env/FiveCardDraw-v0",

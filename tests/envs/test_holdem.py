@@ -11,8 +11,8 @@ from gymnasium.utils.env_checker import check_env
 
 import poker_env  # noqa: F401  (registers the ids)
 from poker_env.cards import parse_cards
-from poker_env.encoding import holdem as E
 from poker_env.envs.holdem import HoldemEnv
+from poker_env.episode import holdem as E
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.evaluator import evaluate, hand_name
 from poker_env.games import holdem_kernels as K

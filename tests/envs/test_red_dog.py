@@ -15,8 +15,8 @@ from numpy.typing import NDArray
 
 import poker_env  # noqa: F401  (registers the ids)
 from poker_env.cards import parse_cards
-from poker_env.encoding.red_dog import encode_observation
 from poker_env.envs.red_dog import RedDogEnv
+from poker_env.episode.red_dog import encode_observation
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games.red_dog import (
     F_SEATED,

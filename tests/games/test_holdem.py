@@ -165,7 +165,7 @@ def test_rule_short_all_in_does_not_reopen_raising_and_the_all_in_is_a_call() ->
     game.all_in()
     assert game.stacks() == [170, 170, 0]
     assert game.street == "flop"
-    # The env's mask (poker_env.encoding.holdem) leaves the all-in index out there:
+    # The env's mask (poker_env.episode.holdem) leaves the all-in index out there:
     # it would repeat index 1, the call.
 
 
@@ -344,9 +344,9 @@ def test_rule_all_in_raises_where_the_raising_is_open() -> None:
 
 
 def test_env_mask_leaves_out_the_all_in_that_is_a_call() -> None:
-    # poker_env.encoding.holdem.action_mask: the all-in index (last) is shown only
+    # poker_env.episode.holdem.action_mask: the all-in index (last) is shown only
     # where it raises; where it would call it is left out (index 1 is that call).
-    from poker_env.encoding import holdem as E
+    from poker_env.episode import holdem as E
 
     fractions = np.array(E.DEFAULT_FRACTIONS)
     na = E.num_actions(len(fractions))

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from poker_env.encoding import holdem as E
+from poker_env.episode import holdem as E
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import HoldemConfig, HoldemGame, get_holdem_tables, replay_json
 

@@ -50,7 +50,7 @@ def test_rewards_sum_to_zero_and_illegal_action_raises_in_strict_mode() -> None:
 
 
 def test_evaluator_features_api_seed_and_each_seats_category() -> None:
-    from poker_env.encoding import holdem as E
+    from poker_env.episode import holdem as E
     from poker_env.evaluator import evaluate, hand_category
 
     api_test(HoldemAECEnv(3, evaluator_features=True, equity_samples=20), num_cycles=200)

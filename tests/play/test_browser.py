@@ -64,7 +64,7 @@ def browser() -> Iterator[Any]:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import uvicorn
 
-    from agents.play.web.app import create_app
+    from poker_env_agents.play.web.app import create_app
 
     app = create_app(tmp_path_factory.mktemp("games"))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

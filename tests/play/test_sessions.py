@@ -10,15 +10,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agents.play import InputError, SaveFileError, load_session, new_session
-from agents.play.draw import DrawSession
-from agents.play.holdem import HoldemSession
-from agents.play.red_dog import RedDogSession
-from poker_env.encoding import draw as enc
+from poker_env.episode import draw as enc
 from poker_env.errors import ConfigError
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import COMPUTER, HUMAN, DrawAction, HandOutcome
 from poker_env.multiagent.draw import DrawAECEnv
+from poker_env_agents.play import InputError, SaveFileError, load_session, new_session
+from poker_env_agents.play.draw import DrawSession
+from poker_env_agents.play.holdem import HoldemSession
+from poker_env_agents.play.red_dog import RedDogSession
 
 SEED_WORDS = {"BET", "STAY", "DROP", "RAISE", "DRAW", "CALL"}
 
@@ -382,7 +382,7 @@ def test_missing_shipped_models_are_a_clear_config_error(
 ) -> None:
     for level in ("normal", "hard"):
         new_session("draw", opponent=level)  # the shipped models play
-    monkeypatch.setattr("agents.opponent.MODELS_DIR", tmp_path)
+    monkeypatch.setattr("poker_env_agents.opponent.MODELS_DIR", tmp_path)
     for level in ("normal", "hard"):
         with pytest.raises(ConfigError, match="no shipped model") as info:
             new_session("draw", opponent=level)

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from agents.play import load_session, new_session
-from agents.play.common import Button, Session
-from agents.play.terminal import main
+from poker_env_agents.play import load_session, new_session
+from poker_env_agents.play.common import Button, Session
+from poker_env_agents.play.terminal import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -215,14 +215,14 @@ def test_bad_options_and_files_say_why(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text('{"format": "poker_env.play", "version": 1}')
     code, out = _run(["draw", "--resume", str(tmp_path / "bad.json")], [], tmp_path / "s")
     assert code == 2 and "saved game of None" in out
-    import agents.opponent
+    import poker_env_agents.opponent
 
-    saved = agents.opponent.MODELS_DIR
-    agents.opponent.MODELS_DIR = tmp_path  # no shipped models: a clear message
+    saved = poker_env_agents.opponent.MODELS_DIR
+    poker_env_agents.opponent.MODELS_DIR = tmp_path  # no shipped models: a clear message
     try:
         code, out = _run(["draw", "--opponent", "normal"], [], tmp_path / "s.json")
     finally:
-        agents.opponent.MODELS_DIR = saved
+        poker_env_agents.opponent.MODELS_DIR = saved
     assert code == 2 and "no shipped model draw_match52.npz" in out
 
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from agents.play import load_session
-from agents.play.web.app import ID_PATTERN, create_app
+from poker_env_agents.play import load_session
+from poker_env_agents.play.web.app import ID_PATTERN, create_app
 
 
 def _client(data: Path) -> TestClient:
@@ -126,7 +126,7 @@ def test_a_missing_shipped_model_is_a_clear_400(
     r = client.post("/api/games", json={"game": "draw", "opponent": "hard"})
     assert r.status_code == 201, r.json()
     # Without them (an empty models folder): a clear 400 naming the missing file.
-    monkeypatch.setattr("agents.opponent.MODELS_DIR", tmp_path)
+    monkeypatch.setattr("poker_env_agents.opponent.MODELS_DIR", tmp_path)
     r = client.post("/api/games", json={"game": "draw", "opponent": "hard"})
     assert r.status_code == 400
     assert "no shipped model draw_match52.npz" in r.json()["error"]

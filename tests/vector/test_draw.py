@@ -343,11 +343,11 @@ def test_bad_match_arguments(kwargs: dict[str, object], field: str) -> None:
 
 
 def test_the_draw_match_game_trains_the_computer_seat_on_the_match_env() -> None:
-    # agents.games "draw-match": the batched env plays DrawMatch-v0 with the agent in
+    # poker_env_agents.registry "draw-match": the batched env plays DrawMatch-v0 with the agent in
     # the computer's seat (the single env's agent_seat="computer"); a policy file
     # describes it as DrawMatch-v0 with the single env's options.
-    from agents.games import get_game
-    from agents.runtime import describe_env
+    from poker_env_agents.registry import get_game
+    from poker_env_agents.runtime import describe_env
 
     spec = get_game("draw-match")
     vec = spec.make_vector(4, {"deck": 32})

@@ -273,7 +273,7 @@ def test_agent_action_from_the_observed_mask_plays_as_a_checked_action(n: int) -
     # The batched step plays the agent's action with the mask and amounts kept from
     # the last observation; the checked path (E.step_table: legality computed again,
     # used by the AEC env and Python opponents) must give the same table.
-    from poker_env.encoding import holdem as E
+    from poker_env.episode import holdem as E
     from poker_env.games import holdem_kernels as K
 
     env = HoldemVectorEnv(96, n, hands_per_episode=3, escape_prob=0.02)

@@ -9,11 +9,11 @@ import pytest
 from gymnasium.vector import AutoresetMode
 from numpy.typing import NDArray
 
-from agents.red_dog import ReferencePolicy
 from poker_env.envs.red_dog import RedDogEnv
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.policy import RandomPolicy
 from poker_env.vector.red_dog import RedDogVectorEnv
+from poker_env_agents.baselines.red_dog import ReferencePolicy
 from tests.vector.threads import assert_same_episodes
 
 

@@ -10,7 +10,7 @@ step). The page talks JSON to the API:
 | ``GET /api/games/{id}`` | | ``{"id", "view"}`` |
 | ``POST /api/games/{id}/act`` | ``{"button", "amount"?, "cards"?}`` | ``{"id", "view"}`` |
 
-``view`` is :meth:`agents.play.common.Session.view`: the table from the person's
+``view`` is :meth:`poker_env_agents.play.common.Session.view`: the table from the person's
 seat, the legal buttons with their bounds, what just happened, each hand's result.
 
 Safe by default:
@@ -53,9 +53,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents.play.common import GAME_NAMES, InputError, SaveFileError, Session
-from agents.play.sessions import load_session, new_session
 from poker_env.errors import ConfigError
+from poker_env_agents.play.common import GAME_NAMES, InputError, SaveFileError, Session
+from poker_env_agents.play.sessions import load_session, new_session
 
 __all__ = ["ID_PATTERN", "GameStore", "create_app", "main"]
 

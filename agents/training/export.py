@@ -2,21 +2,21 @@
 
 - :func:`export_policy` takes a trained stable-baselines3 / sb3-contrib model
   (``MaskablePPO`` or ``PPO`` with ``MlpPolicy``: any ``net_arch``, the
-  activations of :data:`agents.runtime.ACTIVATIONS`) and writes the policy file that
-  :func:`agents.runtime.load_policy` runs with numpy alone, plus (``onnx=True``) an
+  activations of :data:`poker_env_agents.runtime.ACTIVATIONS`) and writes the policy file that
+  :func:`poker_env_agents.runtime.load_policy` runs with numpy alone, plus (``onnx=True``) an
   ONNX model of the same network.
 - :func:`write_policy` writes a policy file from plain numpy layers and an env:
   the path for other trainers (RLlib) that produce their own weights.
 - :func:`sb3_layers` reads the policy network out of an SB3 model.
 
-The file format is described in :mod:`agents.runtime`. The network exported is the
+The file format is described in :mod:`poker_env_agents.runtime`. The network exported is the
 actor only, ``observation -> logits`` (SB3's ``features_extractor`` (Flatten) ->
 ``mlp_extractor.policy_net`` (Linear + activation)* -> ``action_net`` (Linear));
 the value head is left out, and the action mask is applied outside the network
 (by the runtime, or by whoever runs the ONNX model).
 
 torch and SB3 are imported inside the functions that need them, so
-``import agents.export`` works without them (:func:`write_policy` needs numpy only).
+``import poker_env_agents.training.export`` works without them (:func:`write_policy` needs numpy only).
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.features import make_features
-from agents.runtime import (
+from poker_env_agents.features import make_features
+from poker_env_agents.runtime import (
     ACTIVATIONS,
     FORMAT,
     FORMAT_VERSION,
@@ -198,13 +198,13 @@ def build_manifest(
     """The manifest and the named arrays of a policy file.
 
     Args:
-        layers: the network, first layer first: :class:`~agents.runtime.DenseLayer`
+        layers: the network, first layer first: :class:`~poker_env_agents.runtime.DenseLayer`
             or mappings ``{"weight": (in, out), "bias": (out,), "activation": name,
             "activation_params": {...}}`` of numpy arrays.
         env: the env the policy plays (an env, batched env or wrapper), or its
-            :class:`~agents.runtime.EnvDescription`.
+            :class:`~poker_env_agents.runtime.EnvDescription`.
         provenance: JSON-serialisable facts about the training (stored as given).
-        features: the name of the feature set (:mod:`agents.features`) whose columns
+        features: the name of the feature set (:mod:`poker_env_agents.features`) whose columns
             the network reads after the observation, or None.
 
     Raises:
@@ -378,7 +378,7 @@ def sb3_layers(model: Any) -> list[DenseLayer]:
     if not isinstance(policy.action_space, spaces.Discrete):
         raise ExportError(f"action space {policy.action_space} is not Discrete")
     extractor = getattr(policy, "pi_features_extractor", policy.features_extractor)
-    from agents.sb3 import ScaledFlatten
+    from poker_env_agents.training.sb3 import ScaledFlatten
 
     input_scale = None
     if isinstance(extractor, ScaledFlatten):
@@ -387,7 +387,7 @@ def sb3_layers(model: Any) -> list[DenseLayer]:
     elif not isinstance(extractor, FlattenExtractor):
         raise ExportError(
             f"features extractor {type(extractor).__name__} is not supported "
-            "(Flatten or agents.sb3.ScaledFlatten only)"
+            "(Flatten or poker_env_agents.training.sb3.ScaledFlatten only)"
         )
     layers: list[DenseLayer] = []
     for k, module in enumerate(policy.mlp_extractor.policy_net):
@@ -428,7 +428,9 @@ def _onnx_module(model: Any) -> Any:
     policy = _sb3_policy(model)
 
     extractor = getattr(policy, "pi_features_extractor", policy.features_extractor)
-    scale = getattr(extractor, "scale", None)  # agents.sb3.ScaledFlatten's factors
+    scale = getattr(
+        extractor, "scale", None
+    )  # poker_env_agents.training.sb3.ScaledFlatten's factors
 
     class _Actor(nn.Module):
         def __init__(self) -> None:
@@ -519,7 +521,7 @@ def export_policy(
             they update :func:`default_provenance` of the model.
         onnx: also write the ONNX model (needs the ``export`` extra: onnx).
         features: the feature set the model was trained with (its observations were
-            the env's followed by those columns; see :mod:`agents.features`).
+            the env's followed by those columns; see :mod:`poker_env_agents.features`).
 
     Raises:
         ExportError: a model that cannot be exported, or whose spaces differ from

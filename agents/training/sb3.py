@@ -15,7 +15,7 @@ each) and hands SB3 what it reads:
 
 Several vector envs (sub-batches) may be joined: they must share their spaces.
 Training uses that to give each sub-batch its own opponent from a pool
-(:mod:`agents.selfplay`).
+(:mod:`poker_env_agents.training.selfplay`).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from poker_env.errors import ConfigError
 
 if TYPE_CHECKING:
-    from agents.features import FeatureSet
+    from poker_env_agents.features import FeatureSet
 
 __all__ = [
     "PokerVecEnv",
@@ -80,7 +80,7 @@ ScaledFlatten: Any = _scaled_flatten_class()
 ScaledFlatten.__doc__ = """SB3 features extractor: flatten, then multiply by fixed per-entry factors.
 
 The factors (:func:`observation_scale`) are a buffer of the model, so a saved model
-carries them and :mod:`agents.export` folds them into the first layer's weights: the
+carries them and :mod:`poker_env_agents.training.export` folds them into the first layer's weights: the
 exported policy takes the env's raw observations."""
 
 
@@ -120,12 +120,12 @@ class PokerVecEnv(VecEnv):
             are numbered in order, sub-env after sub-env.
         seed: the seed of the first reset (table ``i`` of the whole batch gets
             ``seed + i``); ``VecEnv.seed()`` sets it for the next reset as SB3 does.
-        features: a feature set (:mod:`agents.features`) whose columns follow each
+        features: a feature set (:mod:`poker_env_agents.features`) whose columns follow each
             observation (the observation space grows by its size, bounds [-1, 1]);
             None for the env's observations as they are.
         reward: None for the env's rewards; or ``(observations, actions) -> rewards``,
             the training reward of each table's action from the observation it was
-            taken on (e.g. :class:`agents.evaluate.RedDogBetValue`). The episode
+            taken on (e.g. :class:`poker_env_agents.evaluate.RedDogBetValue`). The episode
             statistics (``infos[i]["episode"]``) keep the env's rewards.
     """
 

@@ -10,7 +10,7 @@ Hold'em and Red Dog) and every other seat played in batch by the runner's own mo
 end of each rollout. Only the learner seat's
 decisions become training data (every seat's in the stock multi-agent path).
 
-Used through :func:`agents.rllib.build_config` (``sampler="batched"``).
+Used through :func:`poker_env_agents.training.rllib.build_config` (``sampler="batched"``).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from ray.rllib.utils.metrics import (
     EPISODE_RETURN_MIN,
 )
 
-from agents.games import get_game
+from poker_env_agents.registry import get_game
 
 __all__ = [
     "LOGIT_MIN",
@@ -65,7 +65,7 @@ def sample_masked(
 ) -> tuple[NDArray[np.int64], NDArray[np.float32]]:
     """One action per row from the softmax of already masked logits, and its log-prob.
 
-    One uniform per row from ``rng`` (inverse CDF, as :class:`agents.runtime.NumpyPolicy`)."""
+    One uniform per row from ``rng`` (inverse CDF, as :class:`poker_env_agents.runtime.NumpyPolicy`)."""
     z = logits.astype(np.float64)
     z -= z.max(axis=1, keepdims=True)
     p = np.exp(z)

@@ -1,4 +1,9 @@
-"""The games an agent can be trained for, by name: env ids, options, env builders.
+"""The registry: the games an agent can be trained for, and the players named on a
+command line (baselines, policy files, SB3 checkpoints).
+
+## Games
+
+Env ids, options, env builders.
 
 One :class:`GameSpec` per trainable seat. Training, evaluation, export and the
 computer opponent look games up here, so a game's env options are spelled once:
@@ -9,20 +14,42 @@ computer opponent look games up here, so a game's env options are spelled once:
 | ``draw-match`` | ``poker_env/DrawMatch-v0`` | the computer seat of a whole match (bets, draws, buy-backs) |
 | ``red-dog`` | ``poker_env/RedDog-v0`` | one seat of a Red Dog table |
 | ``holdem`` | ``poker_env/Holdem-v0`` | one seat of a Hold'em table (``num_players`` 2..10) |
+
+## Named players
+
+A player is named by one of
+
+- a baseline kind: ``random``, ``call``, ``heuristic`` (:mod:`poker_env_agents.baselines`);
+- an exported policy file ``*.npz`` (:mod:`poker_env_agents.runtime`, numpy only), optionally
+  followed by ``@argmax`` (default), ``@sample`` or ``@t=<temperature>``;
+- an SB3 model ``*.zip`` (a checkpoint of :mod:`poker_env_agents.training.train`; needs torch), played
+  masked and deterministic.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
+import numpy as np
+from numpy.typing import NDArray
 
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy, Policy
 
-__all__ = ["GAMES", "GameSpec", "get_game"]
+__all__ = [
+    "BASELINE_KINDS",
+    "GAMES",
+    "GameSpec",
+    "SB3Policy",
+    "get_game",
+    "make_baseline",
+    "parse_option",
+    "resolve_policy",
+]
 
 
 VectorBuilder = Callable[
@@ -211,3 +238,103 @@ def get_game(name: str) -> GameSpec:
         return GAMES[name]
     except KeyError:
         raise ConfigError("game", name, f"one of {sorted(GAMES)}") from None
+
+
+# Named players (baselines, policy files, SB3 checkpoints)
+
+BASELINE_KINDS = ("random", "call", "heuristic")
+
+
+def make_baseline(game: str, kind: str, seed: int = 0, **options: Any) -> BatchPolicy:
+    """The baseline ``kind`` (``random``, ``call``, ``heuristic``) of ``game`` for its
+    env with ``options``; every random draw from a Generator seeded ``seed``."""
+    from poker_env.policy import RandomPolicy
+
+    spec = get_game(game)
+    opts = spec.options(options)
+    if kind not in BASELINE_KINDS:
+        raise ConfigError("baseline", kind, f"one of {BASELINE_KINDS}")
+    if kind == "random":
+        return RandomPolicy(seed)
+    if spec.name in ("draw", "draw-match"):
+        from poker_env_agents.baselines.draw import DrawCallStation, DrawHeuristic
+
+        if kind == "call":
+            return DrawCallStation()
+        return DrawHeuristic(seed, deck=opts["deck"])
+    if spec.name == "red-dog":
+        from poker_env_agents.baselines.red_dog import RedDogCallStation, ReferencePolicy
+
+        return RedDogCallStation() if kind == "call" else ReferencePolicy()
+    from poker_env_agents.baselines.holdem import HoldemCallStation, HoldemEquityBot
+
+    return HoldemCallStation() if kind == "call" else HoldemEquityBot(seed)
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """``"num_players=6"`` -> ``("num_players", 6)`` (Python literals; else the string)."""
+    import ast
+
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return key, value
+
+
+class SB3Policy:
+    """A MaskablePPO model (a training checkpoint) as a ``Policy``/``BatchPolicy``."""
+
+    def __init__(self, path: str | Path, deterministic: bool = True) -> None:
+        from sb3_contrib import MaskablePPO
+
+        self.model = MaskablePPO.load(str(path), device="cpu")
+        self.deterministic = deterministic
+
+    def act_batch(
+        self, observations: NDArray[np.floating], action_masks: NDArray[np.int8]
+    ) -> NDArray[np.int64]:
+        acts, _ = self.model.predict(
+            np.asarray(observations, np.float32),
+            action_masks=np.asarray(action_masks) != 0,
+            deterministic=self.deterministic,
+        )
+        return np.asarray(acts, np.int64).reshape(len(action_masks))
+
+    def act(self, observation: NDArray[np.floating], action_mask: NDArray[np.int8]) -> int:
+        return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+
+
+def resolve_policy(
+    name: str, game: str, options: Mapping[str, Any] | None = None, seed: int = 0
+) -> BatchPolicy:
+    """The player ``name`` for ``game`` (see the module docstring)."""
+    spec = get_game(game)
+    opts = spec.options(options)
+    if name in BASELINE_KINDS:
+        return make_baseline(game, name, seed=seed, **opts)
+    path_text, _, mode = name.partition("@")
+    path = Path(path_text)
+    if path.suffix == ".npz":
+        from poker_env_agents.runtime import load_policy
+
+        if mode in ("", "argmax"):
+            kw: dict[str, Any] = {"deterministic": True}
+        elif mode == "sample":
+            kw = {"deterministic": False}
+        elif mode.startswith("t="):
+            try:
+                kw = {"deterministic": False, "temperature": float(mode[2:])}
+            except ValueError:
+                raise ConfigError("policy", name, "FILE.npz@t=<number>") from None
+        else:
+            raise ConfigError("policy", name, "FILE.npz, FILE.npz@argmax, @sample or @t=<number>")
+        env = spec.make_env(opts)
+        return load_policy(path, env, seed=seed, **kw)
+    if path.suffix == ".zip":
+        return SB3Policy(path)
+    raise ConfigError(
+        "policy", name, f"one of {BASELINE_KINDS}, an exported FILE.npz or an SB3 FILE.zip"
+    )

@@ -66,9 +66,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from agents.baselines.holdem import HoldemCallStation
-from agents.runtime import ACTIVATIONS, NumpyPolicy
-from poker_env.encoding import holdem as E
+from poker_env.episode import holdem as E
 from poker_env.errors import ConfigError
 from poker_env.evaluator import get_tables
 from poker_env.evaluator.equity_batch import _splitmix  # SplitMix64, one copy
@@ -77,6 +75,8 @@ from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
 from poker_env.policy import BatchPolicy, RandomPolicy
+from poker_env_agents.baselines.holdem import HoldemCallStation
+from poker_env_agents.runtime import ACTIVATIONS, NumpyPolicy
 
 __all__ = [
     "LBR_OPTIONS",
@@ -162,11 +162,11 @@ def action_probabilities(
     """The policy's probability of each action on each row, shape ``(rows, actions)``.
 
     - a policy with an ``action_probabilities(observations, masks)`` method: its answer;
-    - an exported policy (:class:`~agents.runtime.NumpyPolicy`): the masked argmax as a
+    - an exported policy (:class:`~poker_env_agents.runtime.NumpyPolicy`): the masked argmax as a
       one-hot row when it plays deterministically, else its sampling distribution
-      (:meth:`~agents.runtime.NumpyPolicy.probabilities`);
+      (:meth:`~poker_env_agents.runtime.NumpyPolicy.probabilities`);
     - :class:`~poker_env.policy.RandomPolicy`: uniform over the legal actions;
-    - :class:`~agents.baselines.holdem.HoldemCallStation`: check/call;
+    - :class:`~poker_env_agents.baselines.holdem.HoldemCallStation`: check/call;
     - any other ``BatchPolicy``: estimated from ``samples`` draws of ``act_batch`` per
       row, with :data:`SAMPLED_FLOOR` of the mass spread over the legal actions (so
       one unlucky draw does not take the true holding out of a range).
@@ -776,7 +776,7 @@ class _LBR:
                 for b in blocks
             ]
         if isinstance(target, NumpyPolicy) and target.features is None:
-            # (A policy that computes features from its observation, agents.features,
+            # (A policy that computes features from its observation, poker_env_agents.features,
             # is asked row by row below: its first layer reads more than the rows.)
             return _network_probabilities(target, blocks)
         # Black boxes: the rows themselves, several blocks a call (up to _ROW_CHUNK rows).
@@ -918,7 +918,7 @@ def local_best_response(
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ConfigError("seed", seed, "an integer >= 0")
     if isinstance(target, NumpyPolicy):
-        from agents.games import get_game
+        from poker_env_agents.registry import get_game
 
         env = get_game("holdem").make_env(
             {"num_players": 2},

@@ -2,7 +2,7 @@
 
 The analysis notebooks (``notebooks/``) call these helpers so that no cell holds
 library code. Everything here goes through the public API: the games' env specs
-(:mod:`agents.games`), the observation layouts documented in ``docs/*.md``, the
+(:mod:`poker_env_agents.registry`), the observation layouts documented in ``docs/*.md``, the
 Hold'em engine's JSON hand records, a training run's TensorBoard logs and the
 tables that ``make bench`` prints.
 
@@ -39,9 +39,9 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.games import get_game
 from poker_env.errors import ConfigError, as_int
 from poker_env.policy import BatchPolicy, Policy
+from poker_env_agents.registry import get_game
 
 __all__ = [
     "BUY_BACK_PHASE",
@@ -80,7 +80,7 @@ class PolicyFile:
     """An exported policy and where it came from.
 
     Attributes:
-        path: the ``.npz`` file (:func:`agents.runtime.load_policy` reads it).
+        path: the ``.npz`` file (:func:`poker_env_agents.runtime.load_policy` reads it).
         source: ``"given"`` (the path asked for), ``"shipped"`` (``agents/models/``),
             ``"trained"`` (trained by :func:`find_or_train_policy` now) or
             ``"reused"`` (trained earlier into the same folder with the same config).
@@ -105,27 +105,27 @@ def find_or_train_policy(
     """The policy a notebook studies: ``model_path``, else the shipped one, else trained.
 
     Args:
-        game: a name of :data:`agents.games.GAMES`; ``options`` its env options.
+        game: a name of :data:`poker_env_agents.registry.GAMES`; ``options`` its env options.
         model_path: an exported policy file; a path that does not exist is an error
             (it was asked for by name). None: the game's shipped policy
-            (:func:`agents.opponent.shipped_model`) when its file exists.
+            (:func:`poker_env_agents.opponent.shipped_model`) when its file exists.
         timesteps: what a policy trained here gets (MaskablePPO steps) when there is
             neither.
         seed: the training's seed.
         out: the folder of the training runs (None: a new temporary folder); each
             configuration trains into its own subfolder, and a finished run of the
             same configuration there is reused.
-        train_fields: more :class:`agents.train.TrainConfig` fields (``num_tables``,
+        train_fields: more :class:`poker_env_agents.training.train.TrainConfig` fields (``num_tables``,
             ``n_steps``, ``net_arch``, ...).
 
     Raises:
         FileNotFoundError: ``model_path`` names no file.
-        agents.runtime.PolicyFileError: the given or shipped file does not fit the
+        poker_env_agents.runtime.PolicyFileError: the given or shipped file does not fit the
             game's env (another env, options or observation layout), naming why.
         ConfigError: a bad game, option or training field.
     """
-    from agents.opponent import shipped_model
-    from agents.runtime import describe_env, load_policy
+    from poker_env_agents.opponent import shipped_model
+    from poker_env_agents.runtime import describe_env, load_policy
 
     spec = get_game(game)
     opts = spec.options(options)
@@ -140,7 +140,7 @@ def find_or_train_policy(
     if shipped.is_file():
         load_policy(shipped, env)
         return PolicyFile(shipped, "shipped", f"{shipped.name} (shipped in agents/models)")
-    from agents.train import TrainConfig, train
+    from poker_env_agents.training.train import TrainConfig, train
 
     folder = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="poker_env_nb_"))
     fields: dict[str, Any] = {"checkpoint_every": 0, "eval_every": 0, **train_fields}
@@ -155,7 +155,12 @@ def find_or_train_policy(
     what = f"trained here: {timesteps:,} MaskablePPO steps, seed {seed}"
     if (run / "policy.npz").is_file():
         return PolicyFile(run / "policy.npz", "reused", f"{what} (reused from {run})")
-    run = train(config, progress_bar=False, evaluate=False, command="agents.stats notebook")
+    run = train(
+        config,
+        progress_bar=False,
+        evaluate=False,
+        command="poker_env_agents.analysis.stats notebook",
+    )
     return PolicyFile(run / "policy.npz", "trained", what)
 
 
@@ -199,13 +204,13 @@ def collect_decisions(
 
     Args:
         policy: the policy studied (``act_batch``).
-        game: a name of :data:`agents.games.GAMES`; ``options`` its env options.
+        game: a name of :data:`poker_env_agents.registry.GAMES`; ``options`` its env options.
         opponent: who plays the other seats (None: the batched env's default, random
             legal actions).
         num_tables, steps: tables stepped together, and steps of each.
         seed: table ``i`` is seeded ``seed + i``.
         seat: the policy's seat (None: the env's default; see
-            :meth:`agents.games.GameSpec.make_vector`).
+            :meth:`poker_env_agents.registry.GameSpec.make_vector`).
 
     Raises:
         ConfigError: a bad count, game or option.
@@ -616,7 +621,7 @@ def play_holdem_hands(
         ConfigError: a bad count or table option.
         ValueError: a player chose an action its mask does not allow.
     """
-    from poker_env.encoding import holdem as E
+    from poker_env.episode import holdem as E
     from poker_env.games.holdem import HoldemConfig, HoldemGame
 
     n = len(players)

@@ -1,7 +1,7 @@
 """Pictures of each game's table, from one seat's view (``render_mode="rgb_array"``).
 
 The Gymnasium envs and the PettingZoo AEC envs call these with the same state their
-text renders read; the drawing pieces are :mod:`poker_env.picture`. A picture is an
+text renders read; the drawing pieces are :mod:`poker_env.render.canvas`. A picture is an
 ``(HEIGHT, WIDTH, 3)`` uint8 array showing only what the viewing seat may know:
 other players' cards are drawn face down until the rules make them public (a
 showdown, a card shown in Red Dog), so a picture never leaks a hidden card.
@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from poker_env import picture as P
 from poker_env.cards import parse_cards
 from poker_env.evaluator import describe_hand, hand_name
 from poker_env.games import draw_layout as L
@@ -48,9 +47,10 @@ from poker_env.games.red_dog_kernels import (
     KIND_FORFEIT,
 )
 from poker_env.games.wardrobe import wardrobe_state
+from poker_env.render import canvas as P
 
 if TYPE_CHECKING:
-    from poker_env.encoding.holdem_result import HandResult
+    from poker_env.episode.holdem_result import HandResult
 
 __all__ = ["HEIGHT", "WIDTH", "draw_picture", "holdem_picture", "red_dog_picture"]
 

@@ -5,13 +5,13 @@ group's opponent seats are played by an :class:`OpponentSlot`, a ``BatchPolicy``
 whose policy is swapped at the start of every rollout. :class:`OpponentMix`
 draws what each slot plays from a weighted mix of kinds:
 
-- ``random``, ``call``, ``heuristic``: the game's baselines (:mod:`agents.baselines`);
+- ``random``, ``call``, ``heuristic``: the game's baselines (:mod:`poker_env_agents.baselines`);
 - ``pool``: a past snapshot of the learner, exported and run with numpy
-  (:mod:`agents.runtime`), drawn uniformly from the pool (the most recent
+  (:mod:`poker_env_agents.runtime`), drawn uniformly from the pool (the most recent
   ``pool_size`` snapshots). While the pool is empty its share goes to the other kinds;
 - ``fixed``: one given policy, frozen (``TrainConfig.fixed_opponent``, or the policy
   object passed to ``train``): alone in the mix it trains a best response to that
-  policy (:mod:`agents.exploit`).
+  policy (:mod:`poker_env_agents.analysis.exploit`).
 
 Everything is drawn from a seeded Generator, so a run is repeatable.
 """

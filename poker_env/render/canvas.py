@@ -1,7 +1,7 @@
 """Pictures of card tables with numpy: a canvas, a bitmap font, cards and chips.
 
 The envs' ``render_mode="rgb_array"`` draws with these pieces (the tables of each
-game are in :mod:`poker_env.encoding.table_picture`). A picture is an ``(H, W, 3)``
+game are in :mod:`poker_env.render.tables`). A picture is an ``(H, W, 3)``
 uint8 array, the form Gymnasium's ``RecordVideo`` and SB3's ``make_vec_env``
 expect. No imaging library: everything that does not change between frames (the
 felt, card faces and backs, chips, text masks) is drawn once with numpy and cached

@@ -14,7 +14,7 @@ lives in one folder::
     RUN/eval.json          the final evaluation against the baselines
 
 Self-play: the tables are split into ``num_groups`` groups, each a vector env whose
-opponent seats an :class:`~agents.selfplay.OpponentSlot` plays; at every rollout
+opponent seats an :class:`~poker_env_agents.training.selfplay.OpponentSlot` plays; at every rollout
 start each slot draws from the opponent mix (baselines and past snapshots).
 """
 
@@ -34,10 +34,15 @@ from typing import Any
 
 import numpy as np
 
-from agents.games import GameSpec, get_game
-from agents.selfplay import OPPONENT_KINDS, OpponentMix, OpponentSlot, SnapshotPool
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
+from poker_env_agents.registry import GameSpec, get_game
+from poker_env_agents.training.selfplay import (
+    OPPONENT_KINDS,
+    OpponentMix,
+    OpponentSlot,
+    SnapshotPool,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,7 +59,7 @@ class TrainConfig:
     """Everything a training run needs; validated on construction.
 
     Attributes:
-        game: a name of :data:`agents.games.GAMES`.
+        game: a name of :data:`poker_env_agents.registry.GAMES`.
         options: env options of that game (e.g. ``{"num_players": 6}``).
         timesteps: agent steps to train in all.
         seed: seeds the tables, the opponents' draws and torch.
@@ -63,7 +68,7 @@ class TrainConfig:
         opponents: kind -> weight; kinds ``random``, ``call``, ``heuristic``, ``pool``,
             ``fixed``.
         fixed_opponent: the policy that kind ``fixed`` plays, named as
-            :func:`agents.catalog.resolve_policy` reads it (``heuristic``,
+            :func:`poker_env_agents.registry.resolve_policy` reads it (``heuristic``,
             ``FILE.npz@sample``, ...); ``train(..., fixed_opponent=policy)`` passes a
             policy object instead (this name then only labels it).
         pool_size: snapshots kept in the pool.
@@ -77,13 +82,13 @@ class TrainConfig:
         checkpoint_every: steps between checkpoints (0: none).
         eval_every: steps between evaluations logged to TensorBoard (0: none).
         eval_hands: hands per opponent in those evaluations and the final one.
-        features: a feature set of :mod:`agents.features` whose columns the policy
+        features: a feature set of :mod:`poker_env_agents.features` whose columns the policy
             reads after the observation (``""``: none); the export records it.
         reward: ``env`` (the env's reward) or, in Red Dog, ``bet-value`` (each
-            decision's exact expected chips, :class:`agents.evaluate.RedDogBetValue`);
+            decision's exact expected chips, :class:`poker_env_agents.evaluate.RedDogBetValue`);
             the logged episode returns stay the env's.
         seat: the agent's seat at the training tables (-1: the game's, see
-            :meth:`agents.games.GameSpec.make_vector`; 0 trains the human seat of the
+            :meth:`poker_env_agents.registry.GameSpec.make_vector`; 0 trains the human seat of the
             draw match, e.g. a best response against her).
         warm_start: a teacher policy (a baseline kind or ``FILE.npz``, as
             ``fixed_opponent``) imitated before PPO starts (``""``: none): the policy
@@ -196,7 +201,7 @@ class TrainConfig:
         if not isinstance(self.features, str):
             raise ConfigError("features", self.features, "a feature set's name (a string)")
         if self.features:
-            from agents.features import make_features
+            from poker_env_agents.features import make_features
 
             make_features(self.features, self.game, self.options)
 
@@ -270,7 +275,7 @@ def load_config(path: str | os.PathLike[str] | None = None, **overrides: Any) ->
 
 
 def _games() -> list[str]:
-    from agents.games import GAMES
+    from poker_env_agents.registry import GAMES
 
     return list(GAMES)
 
@@ -283,7 +288,7 @@ def baseline_builders(
 ) -> dict[str, Any]:
     """kind -> ``(seed) -> BatchPolicy`` for the game's baselines, and ``fixed`` when
     ``fixed`` names a policy (resolved with the builder's seed) or is one (used as is)."""
-    from agents.catalog import make_baseline, resolve_policy
+    from poker_env_agents.registry import make_baseline, resolve_policy
 
     builders: dict[str, Any] = {
         kind: (lambda seed, kind=kind: make_baseline(spec.name, kind, seed=seed, **options))
@@ -325,9 +330,9 @@ class _Run:
     """The state of one training run (the env groups, slots, pool, mix and model)."""
 
     def __init__(self, config: TrainConfig, command: str, fixed: BatchPolicy | None = None) -> None:
-        from agents.evaluate import RedDogBetValue
-        from agents.features import make_features
-        from agents.sb3 import PokerVecEnv, fast_torch_settings
+        from poker_env_agents.evaluate import RedDogBetValue
+        from poker_env_agents.features import make_features
+        from poker_env_agents.training.sb3 import PokerVecEnv, fast_torch_settings
 
         if config.opponents.get("fixed", 0) > 0 and fixed is None and not config.fixed_opponent:
             raise ConfigError(
@@ -378,7 +383,7 @@ class _Run:
     def new_model(self) -> Any:
         from sb3_contrib import MaskablePPO
 
-        from agents.sb3 import ScaledFlatten, activation_class, observation_scale
+        from poker_env_agents.training.sb3 import ScaledFlatten, activation_class, observation_scale
 
         c = self.config
         act = activation_class(c.activation)
@@ -432,8 +437,8 @@ class _Run:
             ``accuracy`` (share of the teacher's actions the fitted policy's argmax
             plays) and ``loss`` of the last epoch, also logged to TensorBoard.
         """
-        from agents.catalog import resolve_policy
-        from agents.sb3 import fit_to_teacher
+        from poker_env_agents.registry import resolve_policy
+        from poker_env_agents.training.sb3 import fit_to_teacher
 
         c = self.config
         teacher = resolve_policy(c.warm_start, self.spec.name, c.options, seed=c.seed + 7)
@@ -489,7 +494,7 @@ class _Run:
         }
 
     def export(self, path: Path) -> Path:
-        from agents.export import export_policy
+        from poker_env_agents.training.export import export_policy
 
         env = self.spec.make_env(self.config.options)
         return export_policy(
@@ -497,7 +502,7 @@ class _Run:
         ).npz
 
     def load_snapshot(self, path: Path) -> BatchPolicy:
-        from agents.runtime import load_policy
+        from poker_env_agents.runtime import load_policy
 
         seed = self.config.seed + len(self.pool) + 1
         policy: BatchPolicy = load_policy(path, deterministic=False, seed=seed)
@@ -592,7 +597,7 @@ def _next_multiple(n: int, every: int) -> int:
 
 
 def _log_evaluation(run: _Run, logger: Any) -> None:
-    from agents.evaluate import evaluate_against_baselines
+    from poker_env_agents.evaluate import evaluate_against_baselines
 
     policy = run.load_snapshot(run.export(run.dir / "eval_latest.npz"))
     results = evaluate_against_baselines(
@@ -652,7 +657,7 @@ def train(
     run.checkpoint()
     run.export(run.dir / "policy.npz")
     if evaluate:
-        from agents.evaluate import evaluate_against_baselines, results_table
+        from poker_env_agents.evaluate import evaluate_against_baselines, results_table
 
         policy = run.load_snapshot(run.dir / "policy.npz")
         results = evaluate_against_baselines(

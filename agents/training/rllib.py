@@ -22,8 +22,8 @@ What is here:
   there (every seat's in the stock path).
 - :func:`build_config`, :func:`train`: PPO with checkpoints, TensorBoard scalars and
   an export at the end; :func:`export_module` writes the project's policy file
-  (:mod:`agents.export`'s format: the manifest names the single env the SB3 export
-  names for that game), so :func:`agents.runtime.load_policy`, ``scripts/evaluate.py``
+  (:mod:`poker_env_agents.training.export`'s format: the manifest names the single env the SB3 export
+  names for that game), so :func:`poker_env_agents.runtime.load_policy`, ``scripts/evaluate.py``
   and ``play`` take an RLlib-trained policy like any other.
 
 The command line is ``scripts/train_rllib.py``; docs/distributed.md says how to run
@@ -56,15 +56,15 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.tune.registry import register_env
 from torch import nn
 
-from agents.games import get_game
-from agents.rllib_batched import (
+from poker_env.errors import ConfigError
+from poker_env_agents.registry import get_game
+from poker_env_agents.runtime import DenseLayer
+from poker_env_agents.training.rllib_batched import (
     LOGIT_MIN,
     BatchedEnvRunner,
     BatchedLearnerConnector,
     dict_space,
 )
-from agents.runtime import DenseLayer
-from poker_env.errors import ConfigError
 
 __all__ = [
     "GAMES",
@@ -87,7 +87,7 @@ __all__ = [
     "train",
 ]
 
-#: The games this path trains (the names of :data:`agents.games.GAMES`).
+#: The games this path trains (the names of :data:`poker_env_agents.registry.GAMES`).
 GAMES = ("draw", "draw-match", "red-dog", "holdem")
 #: ``stock``: RLlib's own MultiAgentEnvRunner over the AEC env; ``batched``:
 #: :class:`BatchedEnvRunner` over the batched env.
@@ -114,7 +114,7 @@ def module_id(sampler: str) -> str:
 
 def make_aec_env(game: str, options: Mapping[str, Any] | None = None) -> Any:
     """The PettingZoo AEC env of ``game`` with the env ``options`` (those of
-    :func:`agents.games.get_game`; an unknown game or option is a ConfigError)."""
+    :func:`poker_env_agents.registry.get_game`; an unknown game or option is a ConfigError)."""
     spec = get_game(game)
     opts = spec.options(options)
     if spec.name in ("draw", "draw-match"):
@@ -366,7 +366,7 @@ class RLlibConfig:
         num_learners: remote learner actors (0: the learner runs in the driver).
         num_gpus_per_learner: GPUs per learner (with ``num_learners`` 0: the driver's).
         array_learner: with the batched sampler, build the train batch with
-            :class:`~agents.rllib_batched.BatchedLearnerConnector` (whole arrays)
+            :class:`~poker_env_agents.training.rllib_batched.BatchedLearnerConnector` (whole arrays)
             instead of RLlib's per-episode learner connectors (same batch).
         out: the run folder.
     """
@@ -628,7 +628,7 @@ def export_module(
     ``poker_env/Holdem-v0`` with its ``num_players``): the AEC and batched envs
     observe exactly that env's vector, which is checked here (size and bounds).
     """
-    from agents.export import ExportError, default_provenance, write_policy
+    from poker_env_agents.training.export import ExportError, default_provenance, write_policy
 
     spec = get_game(game)
     env = spec.make_env(options)

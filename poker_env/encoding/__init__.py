@@ -1,1 +1,0 @@
-"""encoding layer of poker_env (see DESIGN.md)."""

@@ -69,15 +69,17 @@ def _step_agent(  # type: ignore[no-untyped-def]
 def _reset_agent(  # type: ignore[no-untyped-def]
     states, rngs, params, fractions, escape_p, tables, obs, masks, hands, count
 ):
-    # E.reset_table (an episode decided before the agent acts is dealt again, with
-    # its hands unreported), recording the hands decided before his first decision.
+    # E.reset_table (an episode decided before the agent acts, a walk, is dealt again;
+    # its hands are not in hands_ended, the walk is counted in the row's walk fields),
+    # recording the hands decided before his first decision.
     s = states[0]
     while True:
         count[0] = 0
         code = E.reset_table(s, rngs, 0, params, fractions, escape_p, tables)
-        code, _ = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
+        code, r = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
         if code != E.EPISODE_DONE:
             break
+        E.note_walk(s, r)  # a walk: counted, then dealt again
     if code != E.OPPONENT_TURN:
         E.observe_agent(s, fractions, float(params[E.P_STACK]), obs[0], masks[0])
     return code
@@ -174,7 +176,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
 
     ``num_players`` players with ``starting_stack`` chips each, a random button,
     a shuffled deck, blinds posted; opponents act until the agent's first
-    decision (an episode decided before that is dealt again).
+    decision (an episode decided before that, a walk, is dealt again and reported
+    in the info: see Info).
 
     ## Rewards
 
@@ -209,6 +212,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     | ``illegal_action`` | True when the step's action was masked out and check/call was played (always False at reset) |
     | ``last_hand`` | the episode's last decided hand, a :class:`~poker_env.episode.holdem_result.HandResult` (None before the first): board, each seat's outcome (shown down with its hole cards and the evaluator's hand name, ``"Royal Flush"`` included; won uncontested; folded; left), chips put in, paid and net |
     | ``hands_ended`` | the hands decided during this step (or reset), oldest first; usually one at a hand's end, two when a later hand is decided before the agent acts again |
+    | ``walks`` | episodes decided before the agent's first decision (a walk: everyone folds to his big blind) that ``reset`` dealt again; they are not in the rewards nor in ``hands_ended`` (0 at every step) |
+    | ``walk_reward`` | the agent's net in those walks, big blinds (0.0 when none) |
+    | ``first_walk_reward`` | that of the first walk: what the episode seeded at ``reset`` paid (an evaluation on duplicate deals counts it as that deal's result) |
 
     The hand that ends an episode is in the final step's ``last_hand``; with
     ``hands_per_episode > 1`` each hand's result arrives with the step that decided
@@ -372,8 +378,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             code = self._reset_fn(*self._reset_args)
         if self._opponents is not None:
             while code == E.OPPONENT_TURN:
-                code, _ = self._play_opponent()
+                code, r = self._play_opponent()
                 if code == E.EPISODE_DONE:  # decided before the agent acts: dealt again
+                    E.note_walk(self._states[0], r)
                     code = self._reset_fn(*self._reset_args)
             self._observe()
         self._done = False
@@ -480,11 +487,20 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         finished = self._finished_hands() if self._hand_count[0] else ()
         if finished:
             self._last_hand = finished[-1]
+        s = self._states[0]
+        base = float(s[K.BASE])
+        walks = int(s[E.WALKS])
+        walk_reward = float(s[E.WALK_CHIPS]) / base
+        first_walk_reward = float(s[E.FIRST_WALK_CHIPS]) / base
+        s[E.WALKS : E.FIRST_WALK_CHIPS + 1] = 0
         return {
             "action_mask": self._masks[0].copy(),
             "illegal_action": illegal,
             "last_hand": self._last_hand,
             "hands_ended": finished,
+            "walks": walks,
+            "walk_reward": walk_reward,
+            "first_walk_reward": first_walk_reward,
         }
 
     def _finished_hands(self) -> tuple[HandResult, ...]:

@@ -422,3 +422,68 @@ def test_kills_at_any_moment_leave_a_run_that_resumes_to_the_same_model(
         + f"; resumed from steps {resumed_from}; a whole run {seconds:.2f} s"
     )
     assert landed["mid-write"] >= TRIALS // 2
+
+
+# ----- shipping a model: the .npz and its .eval.json as one unit ---------------------
+
+
+def _ship_model_module() -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "ship_model.py"
+    spec = importlib.util.spec_from_file_location("ship_model_for_test", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _folder(d: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
+
+
+def test_a_killed_ship_leaves_the_models_folder_as_it_was(
+    finished_run: Path, tmp_path: Path
+) -> None:
+    mod = _ship_model_module()
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "draw52.npz").write_bytes(b"the old model")
+    (models / "draw52.eval.json").write_text('{"sha256": "of the old model"}\n')
+    (models / "red_dog.npz").write_bytes(b"another model")
+    before = _folder(models)
+    src = finished_run / "policy.npz"
+    doc = {"model": "draw52", "sha256": "of the new one"}
+    ctx = multiprocessing.get_context("fork")
+
+    def ship(name: str, hook: Path) -> None:
+        os.environ[HOOK] = str(hook)
+        mod.ship_files(models, name, mod.stage_model(models, name, src), doc)
+        os._exit(0)
+
+    # The pause points of a ship: the staged .npz, the staged table and the journal
+    # (each before its rename), then after each of the two swaps.
+    pauses = [(k, "draw52") for k in range(1, 6)] + [(4, "holdem_hu")]  # a new one
+    for k, name in pauses:
+        hook = tmp_path / f"ship{k}{name}"
+        hook.mkdir()
+        (hook / "pause_at").write_text(str(k))
+        p = ctx.Process(target=ship, args=(name, hook), daemon=True)
+        p.start()
+        end = time.monotonic() + 60
+        while not (hook / "paused").exists():
+            assert p.exitcode is None and time.monotonic() < end, f"pause {k} never came"
+            time.sleep(0.005)
+        os.kill(p.pid, signal.SIGKILL)
+        p.join(10)
+        assert mod.recover(models) == ([name] if k >= 4 else []), k
+        assert _folder(models) == before, f"killed at pause {k} of {name}"
+    mod.ship_files(models, "draw52", mod.stage_model(models, "draw52", src), doc)
+    after = _folder(models)
+    assert after["draw52.npz"] == src.read_bytes()
+    assert json.loads(after["draw52.eval.json"]) == doc
+    assert sorted(after) == ["draw52.eval.json", "draw52.npz", "red_dog.npz"]
+    # --no-eval: the file without a table (the old table, of another file, removed).
+    mod.ship_files(models, "red_dog", mod.stage_model(models, "red_dog", src), None)
+    assert sorted(_folder(models)) == ["draw52.eval.json", "draw52.npz", "red_dog.npz"]
+    assert mod.recover(models) == []

@@ -80,3 +80,49 @@ def test_the_event_log_survives_a_save_and_load() -> None:
         assert _log(before), game
         again = load_session(s.to_json())
         assert again.view() == before, game
+
+
+def test_equal_hand_names_say_which_kicker_decided() -> None:
+    from poker_env.cards import parse_cards
+    from poker_env.evaluator import evaluate
+    from poker_env_agents.play.common import decider
+
+    def rank(text: str) -> int:
+        return int(evaluate(parse_cards(text)))
+
+    # Hand-worked: both "Pair, Kings"; the ace beats the queen as the first side card.
+    a, b = rank("Kh Kd Ac 7s 2h"), rank("Ks Kc Qd 7h 2c")
+    assert decider(a, b) == decider(b, a) == "the Ace kicker beats the Queen"
+    # Both "Two Pair, Kings and Sevens": the fifth card decides.
+    a, b = rank("Kh Kd 7c 7s 9h"), rank("Ks Kc 7d 7h 4c")
+    assert decider(a, b) == "the Nine kicker beats the Four"
+    # Different names say nothing more; a tie has no decider.
+    assert decider(rank("Kh Kd 7c 7s 9h"), rank("Ks Kc Qd 7h 2c")) is None
+    assert decider(rank("Kh Kd Ac 7s 2h"), rank("Ks Kc Ad 7h 2c")) is None
+
+
+def test_a_draw_showdown_names_the_kicker_and_a_tie_says_the_pot_stays() -> None:
+    from poker_env.cards import parse_cards
+    from poker_env.evaluator import evaluate
+    from poker_env.games.draw import HandOutcome
+
+    s = DrawSession(seed=0, _replay=True)
+    you, her = "Kh Kd Ac 7s 2h", "Ks Kc Qd 7h 2c"
+    ranks = (int(evaluate(parse_cards(you))), int(evaluate(parse_cards(her))))
+    s._log_outcome(
+        HandOutcome(
+            hand_no=1,
+            winner=HUMAN,
+            how="showdown",
+            pot=40,
+            hands=(you, her),
+            ranks=ranks,
+            items_lost=(),
+            items_redeemed=(),
+        )
+    )
+    assert s.results[-1]["lines"] == [
+        "You show Kh Kd Ac 7s 2h: Pair, Kings.",
+        "She shows Ks Kc Qd 7h 2c: Pair, Kings.",
+        "You win the pot of 40 (the Ace kicker beats the Queen).",
+    ]

@@ -6,7 +6,7 @@ any env's ``opponent=`` and by the play front ends:
 | level | what plays |
 |---|---|
 | ``easy`` | the game's heuristic baseline (:mod:`poker_env_agents.baselines`) |
-| ``normal`` | the shipped policy (``agents/models/``), sampled from its softmax |
+| ``normal`` | the shipped policy (``poker_env_agents/models/``), sampled from its softmax |
 | ``hard`` | the shipped policy at its strongest setting (the masked argmax) |
 | a path | that exported ``.npz`` policy (argmax; ``FILE.npz@sample`` samples) |
 
@@ -33,12 +33,14 @@ from numpy.typing import NDArray
 
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
+from poker_env_agents.assets import package_dir
 from poker_env_agents.registry import get_game, make_baseline, resolve_policy
 
 __all__ = ["LEVELS", "MODELS_DIR", "ComputerOpponent", "shipped_model", "shipped_problem"]
 
 LEVELS = ("easy", "normal", "hard")
-MODELS_DIR = Path(__file__).resolve().parent / "models"
+#: The shipped policies: ``poker_env_agents/models/`` wherever the package is installed.
+MODELS_DIR = package_dir("poker_env_agents", "models")
 
 
 def shipped_model(game: str, options: Mapping[str, Any] | None = None) -> Path:

@@ -74,6 +74,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from poker_env.errors import ConfigError
+from poker_env_agents.assets import package_dir
 from poker_env_agents.play.common import GAME_NAMES, InputError, SaveFileError, Session
 from poker_env_agents.play.sessions import (
     TABLE_CHOICES,
@@ -86,7 +87,7 @@ from poker_env_agents.play.sessions import (
 
 __all__ = ["ID_PATTERN", "GameStore", "create_app", "host_settings", "main"]
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = package_dir("poker_env_agents.play.web", "static")
 #: A game id: what ``secrets.token_urlsafe(16)`` makes (22 URL-safe characters).
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")
 MAX_BODY = 4096

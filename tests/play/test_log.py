@@ -4,6 +4,7 @@ acts first, every stake is logged before it is settled, and the log survives a s
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ from poker_env_agents.play import load_session, new_session
 from poker_env_agents.play.draw import DrawSession
 
 
+@lru_cache(maxsize=2)  # the tests only read the match: played once
 def _play_max(seed: int, money: int = 200, items: int = 3) -> DrawSession:
     """A match where the person bets and raises the most half the time (seed 19: she
     stakes, loses and buys back items, and stakes on the call that ends a hand)."""
@@ -126,3 +128,24 @@ def test_a_draw_showdown_names_the_kicker_and_a_tie_says_the_pot_stays() -> None
         "She shows Ks Kc Qd 7h 2c: Pair, Kings.",
         "You win the pot of 40 (the Ace kicker beats the Queen).",
     ]
+
+
+def test_holdem_first_bet_of_a_round_is_a_bet_and_one_hand_is_one_hand() -> None:
+    from poker_env_agents.play.holdem import HoldemSession
+
+    s = new_session("holdem", seed=4, players=2)
+    assert isinstance(s, HoldemSession)
+    # Check and call to the flop: no one has bet there, so the raise button is a BET.
+    while s.g.street == "preflop" and not s.is_over:
+        names = [b.name for b in s.buttons()]
+        s.act("CALL" if "CALL" in names else "CHECK")
+    # Seed 4: the flop of hand 1, nothing bet yet, your turn.
+    assert (s.g.street, s.g.hand_number, s.g.to_act, max(s.g.bets())) == ("flop", 1, 0, 0)
+    raise_button = next(b for b in s.buttons() if b.name == "RAISE")
+    assert raise_button.label == "BET"
+    s.act("RAISE", raise_button.min_amount)
+    texts = [e["text"] for e in s.events]
+    assert f"You bet {raise_button.min_amount}." in texts
+    assert not any(t.startswith("You raise") for t in texts)
+    # "after 1 hand", not "after 1 hands".
+    assert s.final_text().endswith(("after 1 hand.", "after 1 hand. You win!"))

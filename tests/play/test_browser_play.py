@@ -230,7 +230,12 @@ def test_cards_marked_by_keyboard_stay_raised_and_the_slider_follows_the_box(
     # Before the draw: the amount box drives the slider.
     page.fill("#amount", "37")
     assert page.eval_on_selector("#amount-range", "e => e.value") == "37"
+    # A refused amount is refused with the reason, and does not linger after a play.
+    page.fill("#amount", "9999")
+    assert _click(page, "#btn-BET").status == 409
+    expect(page.locator("#message")).to_contain_text("BET 9999 is out of bounds")
     assert _click(page, "#btn-DRAW").ok  # to the draw
+    expect(page.locator("#message")).to_have_text("")
     card1 = page.locator("#my-cards .card[data-n='1']")
     card2 = page.locator("#my-cards .card[data-n='2']")
     card1.focus()
@@ -246,6 +251,8 @@ def test_cards_marked_by_keyboard_stay_raised_and_the_slider_follows_the_box(
         "#my-cards .card[data-n='1']", "e => getComputedStyle(e).transform"
     )
     assert transform.replace(" ", "").endswith(",-16)"), transform
+    assert _click(page, "#btn-DRAW").ok  # change cards 1 and 2
+    expect(page.locator("#amount")).not_to_have_value("9999")
     # The favicon is served (no 404 on every page).
     assert page.request.get(server + "/favicon.ico").status == 200
     assert page.errors == []

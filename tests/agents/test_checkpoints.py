@@ -220,6 +220,7 @@ def test_a_first_format_checkpoint_still_resumes(finished_run: Path, tmp_path: P
 def test_a_resume_that_changes_the_spaces_is_refused(finished_run: Path, tmp_path: Path) -> None:
     run = _copy(finished_run, tmp_path / "run")
     base = load_config(run / "config.toml", out=str(run), timesteps=768)
+    config_before = (run / "config.toml").read_text()
     with pytest.raises(ConfigError, match=r"options: \{'num_players': 4\} in the checkpoint, "):
         train(
             load_config(run / "config.toml", out=str(run), options={"num_players": 3}), resume=True
@@ -236,7 +237,9 @@ def test_a_resume_that_changes_the_spaces_is_refused(finished_run: Path, tmp_pat
         train(base, resume=True, progress_bar=False, evaluate=False)
     with pytest.raises(ConfigError, match="a new folder"):
         train(base, progress_bar=False)  # a fresh run into a run's folder
-    assert find_checkpoint(run)[0] is not None  # nothing was changed by the refusals
+    # Nothing was changed by the refusals.
+    assert find_checkpoint(run)[0] is not None
+    assert (run / "config.toml").read_text() == config_before
 
 
 # ----- the kill test -------------------------------------------------------------------

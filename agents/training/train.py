@@ -851,10 +851,11 @@ def train(
         print(_resume_message(run.dir, ckpt, skipped), flush=True)
     elif _has_checkpoint_files(run.dir):
         raise ConfigError("out", str(run.dir), "a new folder (this one holds a run: use --resume)")
-    atomic_write_text(run.dir / "config.toml", config.to_toml())  # on resume: the new timesteps
     if ckpt is not None:
-        run.restore(ckpt)
+        run.restore(ckpt)  # refuses a changed config before anything is written
+        atomic_write_text(run.dir / "config.toml", config.to_toml())  # the new timesteps
     else:
+        atomic_write_text(run.dir / "config.toml", config.to_toml())
         run.new_model()
         if config.warm_start:
             stats = run.imitate(progress=True)

@@ -213,11 +213,8 @@ out = {"poker_env": poker_env.__file__, "poker_env_agents": poker_env_agents.__f
        "sys_path": sys.path}
 dist = importlib.metadata.distribution("poker_env")
 out["top_level"] = sorted({f.parts[0] for f in dist.files if f.parts[0] != ".."})
-try:
-    import agents  # noqa: F401
-    out["bare_agents"] = True
-except ModuleNotFoundError:
-    out["bare_agents"] = False
+import importlib.util
+out["bare_agents"] = importlib.util.find_spec("agents") is not None
 steps = {}
 for env_id in sorted(k for k in gym.registry if k.startswith("poker_env/")):
     env = gym.make(env_id)

@@ -4,7 +4,7 @@ The repository folder ``agents/`` is installed and imported as ``poker_env_agent
 (README "Installed from the wheel"): ``agents`` is another package's top-level name
 (openai-agents), so an import of it would load that package, or nothing, once installed.
 Every tracked source, notebook and page is read for an import of ``agents`` or a
-dotted name of one of its modules (``agents.opponent``, as in a mock's target).
+dotted name of one of its modules (``agents.<module>``, as a mock's target names one).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ PATTERNS = [
     # `import agents`, `import agents.x`, `from agents import`, `from agents.x import`
     # (a statement: at the start of a line, or of a notebook's JSON source string)
     re.compile(rf'^\s*"?\s*(?:import|from)\s+{BARE}(?![\w/-])'),
-    # a dotted module name as text: "agents.opponent.MODELS_DIR", `agents.play`
+    # a dotted module name as text (agents.<module>: a mock's target, a docs page)
     re.compile(rf"(?<![\w./-]){BARE}\.(?:{'|'.join(SUBMODULES)})\b"),
 ]
 

@@ -195,6 +195,16 @@ class TrainConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
                 raise ConfigError(name, v, f"a number in [{lo}, {hi}]")
+        from poker_env_agents.baselines.heldout import refuse_panel_names
+
+        # The held-out panel is for evaluation only: a clear error, before the generic one.
+        refuse_panel_names(
+            {
+                "opponents": list(self.opponents),
+                "fixed_opponent": [self.fixed_opponent],
+                "warm_start": [self.warm_start],
+            }
+        )
         for k in self.opponents:
             if k not in OPPONENT_KINDS:
                 raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")

@@ -38,7 +38,7 @@ browser:
 
 $(VENV)/.bench-installed: $(VENV)/.installed
 	# Peers measured in the same run; a peer that fails to install shows as n/a.
-	-$(PIP) install --quiet pokerkit==0.7.7 treys phevaluator eval7
+	-$(PIP) install --quiet pokerkit==0.7.7 treys phevaluator eval7 pokerfast==0.2.0
 	-$(PIP) install --quiet rlcard==1.2.0 pygame==2.6.1
 	-$(PIP) install --quiet open_spiel==2.0.2
 	touch $@
@@ -64,7 +64,7 @@ lint: install
 	$(VENV)/bin/lint-imports
 	$(PY) scripts/check_notebooks.py
 
-bench: $(VENV)/.bench-installed
+bench: $(VENV)/.bench-installed  # make bench SUITES="user-path evaluator" for some suites
 	NUMBA_NUM_THREADS=$$(nproc) $(PY) bench/run.py $(SUITES)
 
 clean:

@@ -1,6 +1,6 @@
 """Every benchmark in one run (peers measured in the same run: compare ratios).
 
-Usage: ``python bench/run.py [evaluator|draw|red_dog|holdem|peers ...]``.
+Usage: ``python bench/run.py [evaluator|draw|red_dog|holdem|user-path|peers|training ...]``.
 Threads: the vector envs' ``num_threads`` (their own threads); the evaluator's
 multi-thread rows use numba's ``NUMBA_NUM_THREADS``. Single-thread rows are the
 ones to compare across machines.
@@ -25,7 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench.common import machine_line
 
-SUITES = ["evaluator", "draw", "red_dog", "holdem", "peers", "training"]
+SUITES = ["evaluator", "draw", "red_dog", "holdem", "user-path", "peers", "training"]
 
 
 def main(argv: list[str]) -> int:
@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
     failed = 0
     for name in suites:
         try:
-            module = importlib.import_module(f"bench.bench_{name}")
+            module = importlib.import_module(f"bench.bench_{name.replace('-', '_')}")
         except ModuleNotFoundError as exc:
             print(f"\n### {name}: not available ({exc})")
             continue

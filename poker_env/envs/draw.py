@@ -15,12 +15,15 @@ from numpy.typing import NDArray
 
 from poker_env.episode import draw as enc
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
+from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 from poker_env.policy import Policy
 from poker_env.render.tables import draw_picture
 
 __all__ = ["DrawMatchEnv", "FiveCardDrawEnv"]
+
+_REFILL_AT = L.BUF_SIZE - L.BUF_MARGIN  # RandomBuffer.refill_if_low refills above this
 
 _OBS_TABLE = """
     | slice   | meaning                                                        | range      |
@@ -122,23 +125,32 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._last: enc.HandRecord | None = None  # the newest hand record
         self._num_seen = 0  # records decoded so far this episode
         self._recorded = False  # the driver wrote or updated a record in this call
+        self._step_fn: Any = None  # the compiled entries, after their first call
+        self._reset_fn: Any = None
 
     # ----- gymnasium API -------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        super().reset(seed=seed)
-        if self._rand is None or seed is not None:
+        if seed is not None or self._rand is None:
+            super().reset(seed=seed)
             self._rand = RandomBuffer(self.np_random, out=self._buf)
             self._s[L.S_CURSOR] = 0
         # No refill here: the batched env resets a table inside the step that ended
         # it, so the refill rule applies before steps (and opponent moves) only.
-        self._rew[:] = 0.0
-        self._rec[:] = 0  # the records are this episode's
+        self._rew.fill(0.0)
+        self._rec.fill(0)  # the records are this episode's
         self._last, self._num_seen = None, 0
-        code = enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
+        args = (self._ib, self._tt, self._fb, self._obs, self._mask)
+        if self._reset_fn is None:
+            code = enc.single_reset(*args)  # compiles or loads the kernel
+            self._reset_fn = entry_point(enc.single_reset, args)
+        else:
+            code = self._reset_fn(*args)
         self._recorded = code >= enc.ADV_RECORDED
-        self._play_opponent(code & enc.ADV_CODE)
+        code &= enc.ADV_CODE
+        if code == enc.ADV_OPP:
+            self._play_opponent(code)
         self._done = False
         return self._obs.copy(), self._info(False)
 
@@ -148,36 +160,49 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         if self._done or self._rand is None:
             raise EpisodeFinishedError(self._env_id)
         # Checked before anything moves (the random buffer's refill included): a
-        # refused action changes nothing. A plain int skips the general conversion.
-        a = action if type(action) is int else as_int(action)
-        if a is None or not 0 <= a < self._mask.size:
-            a = enc.check_action(action, self._mask.size, self._phase_name(), self._mask)
-        illegal = bool(self._mask[a] == 0)
+        # refused action changes nothing. Plain and numpy ints skip the general
+        # conversion.
+        mask = self._mask
+        kind = type(action)
+        a = action if kind is int else int(action) if kind is np.int64 else as_int(action)
+        if a is None or not 0 <= a < mask.size:
+            a = enc.check_action(action, mask.size, self._phase_name(), mask)
+        illegal = not mask[a]
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
-                    a, np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
+                    a, np.flatnonzero(mask).tolist(), self._phase_name(), "masked out"
                 )
             # STYLE.md: by default any action of the space is accepted; a masked-out
             # one plays the documented passive action and info says so.
-            a = enc.passive_action(self._mask, self._num_sizes)
-        self._rand.refill_if_low(self._s)
-        code = enc.single_step(self._ib, self._tt, self._fb, a, False, self._obs, self._mask)
+            a = enc.passive_action(mask, self._num_sizes)
+        s = self._s
+        if s[L.S_CURSOR] > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
+            self._rand.refill_if_low(s)
+        args = (self._ib, self._tt, self._fb, a, False, self._obs, mask)
+        if self._step_fn is None:
+            code = enc.single_step(*args)  # compiles or loads the kernel
+            self._step_fn = entry_point(enc.single_step, args)
+        else:
+            code = self._step_fn(*args)
         self._recorded = code >= enc.ADV_RECORDED
         code &= enc.ADV_CODE
-        if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
-            raise IllegalActionError(
-                a, np.flatnonzero(self._mask).tolist(), self._phase_name(), "masked out"
-            )
-        code = self._play_opponent(code)
+        if code != enc.ADV_AGENT:
+            if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
+                raise IllegalActionError(
+                    a, np.flatnonzero(mask).tolist(), self._phase_name(), "masked out"
+                )
+            code = self._play_opponent(code)
         terminated = code == enc.ADV_DONE
         truncated = (not terminated) and self._truncate()
         self._done = terminated or truncated
-        reward = float(self._rew[self.agent_seat])
-        self._rew[:] = 0.0
+        # Rewards are paid when a pot is won: most steps leave both at zero.
+        rewards = self._rew.tolist()
+        if rewards[0] or rewards[1]:
+            self._rew.fill(0.0)
         return (
             self._obs.copy(),
-            reward,
+            rewards[self.agent_seat],
             terminated,
             truncated,
             self._info(illegal),

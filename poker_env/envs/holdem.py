@@ -15,6 +15,7 @@ from poker_env.cards import format_cards
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
+from poker_env.fastcall import entry_point
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 from poker_env.policy import Policy
@@ -69,33 +70,24 @@ def _step_agent(  # type: ignore[no-untyped-def]
 def _reset_agent(  # type: ignore[no-untyped-def]
     states, rngs, params, fractions, escape_p, tables, obs, masks, hands, count
 ):
-    # E.reset_table (an episode decided before the agent acts is dealt again, with
-    # its hands unreported), recording the hands decided before his first decision.
+    # E.reset_table (an episode decided before the agent acts, a walk, is dealt again;
+    # its hands are not in hands_ended, the walk is counted in the row's walk fields),
+    # recording the hands decided before his first decision.
     s = states[0]
     while True:
         count[0] = 0
         code = E.reset_table(s, rngs, 0, params, fractions, escape_p, tables)
-        code, _ = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
+        code, r = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
         if code != E.EPISODE_DONE:
             break
+        E.note_walk(s, r)  # a walk: counted, then dealt again
     if code != E.OPPONENT_TURN:
         E.observe_agent(s, fractions, float(params[E.P_STACK]), obs[0], masks[0])
     return code
 
 
-def _entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
-    """The compiled entry of ``dispatcher`` for ``args``, skipping numba's per-call typing.
-
-    Call it after the dispatcher has run once with ``args`` (which compiles the
-    overload or loads it from the cache). Typing the evaluator's table tuple costs microseconds a call, more than a
-    whole step; the entry point takes the same arguments. Falls back to the
-    dispatcher itself when the overload cannot be found.
-    """
-    import numba
-
-    sig = tuple(numba.typeof(a) for a in args)
-    cres = dispatcher.overloads.get(sig)
-    return dispatcher if cres is None else cres.entry_point
+_EPISODE_DONE = E.EPISODE_DONE
+_OPPONENT_TURN = E.OPPONENT_TURN
 
 
 def observation_bounds(
@@ -174,7 +166,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
 
     ``num_players`` players with ``starting_stack`` chips each, a random button,
     a shuffled deck, blinds posted; opponents act until the agent's first
-    decision (an episode decided before that is dealt again).
+    decision (an episode decided before that, a walk, is dealt again and reported
+    in the info: see Info).
 
     ## Rewards
 
@@ -209,6 +202,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     | ``illegal_action`` | True when the step's action was masked out and check/call was played (always False at reset) |
     | ``last_hand`` | the episode's last decided hand, a :class:`~poker_env.episode.holdem_result.HandResult` (None before the first): board, each seat's outcome (shown down with its hole cards and the evaluator's hand name, ``"Royal Flush"`` included; won uncontested; folded; left), chips put in, paid and net |
     | ``hands_ended`` | the hands decided during this step (or reset), oldest first; usually one at a hand's end, two when a later hand is decided before the agent acts again |
+    | ``walks`` | episodes decided before the agent's first decision (a walk: everyone folds to his big blind) that ``reset`` dealt again; they are not in the rewards nor in ``hands_ended`` (0 at every step) |
+    | ``walk_reward`` | the agent's net in those walks, big blinds (0.0 when none) |
+    | ``first_walk_reward`` | that of the first walk: what the episode seeded at ``reset`` paid (an evaluation on duplicate deals counts it as that deal's result) |
 
     The hand that ends an episode is in the final step's ``last_hand``; with
     ``hands_per_episode > 1`` each hand's result arrives with the step that decided
@@ -318,6 +314,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self._rngs = np.zeros(1, dtype=np.uint64)
         self._obs = np.zeros((1, E.obs_size(n)), dtype=np.float32)
         self._masks = np.zeros((1, fr.size + 4), dtype=np.int8)
+        self._mask = self._masks[0]  # views of the single rows, made once
+        self._obs_row = self._obs[0]
+        self._num_actions = self._masks.shape[1]
         self._actions = np.zeros(1, dtype=np.int64)
         self._rewards = np.zeros(1, dtype=np.float64)
         self._dones = np.zeros(1, dtype=np.bool_)
@@ -359,21 +358,24 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        super().reset(seed=seed)
         if seed is not None or not self._seeded:
+            super().reset(seed=seed)
             # The compiled stream that shuffles, draws buttons and plays the
             # random opponents starts from the env's seeded Generator.
             self._rngs[0] = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
             self._seeded = True
         if self._reset_fn is None:
             code = _reset_agent(*self._reset_args)  # compiles or loads the kernel
-            self._reset_fn = _entry_point(_reset_agent, self._reset_args)
+            # Typing the evaluator's table tuple costs microseconds a call, more than
+            # a whole step: later calls go to the kernel's entry (poker_env.fastcall).
+            self._reset_fn = entry_point(_reset_agent, self._reset_args)
         else:
             code = self._reset_fn(*self._reset_args)
         if self._opponents is not None:
-            while code == E.OPPONENT_TURN:
-                code, _ = self._play_opponent()
-                if code == E.EPISODE_DONE:  # decided before the agent acts: dealt again
+            while code == _OPPONENT_TURN:
+                code, r = self._play_opponent()
+                if code == _EPISODE_DONE:  # decided before the agent acts: dealt again
+                    E.note_walk(self._states[0], r)
                     code = self._reset_fn(*self._reset_args)
             self._observe()
         self._done = False
@@ -388,32 +390,35 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         # (the common types first: as_int's checks cost more than the rest of a step's Python)
         kind = type(action)
         a = action if kind is int else int(action) if kind is np.int64 else as_int(action)
-        na = self._masks.shape[1]
-        if a is None or not 0 <= a < na:
+        mask = self._mask
+        if a is None or not 0 <= a < self._num_actions:
             # Not an action of the space at all: refused in both modes, nothing changes.
             raise IllegalActionError(
-                action, f"an integer in [0, {na})", self._street(), "not in the action space"
+                action,
+                f"an integer in [0, {self._num_actions})",
+                self._street(),
+                "not in the action space",
             )
-        illegal = self._masks[0, a] == 0
+        illegal = not mask[a]
         if illegal:
             if self.illegal_action == "raise":
-                raise IllegalActionError(a, np.flatnonzero(self._masks[0]).tolist(), self._street())
+                raise IllegalActionError(a, np.flatnonzero(mask).tolist(), self._street())
             # DESIGN.md: a masked-out action of the space plays the passive action.
             a = PASSIVE_ACTION
         self._actions[0] = a
         if self._step_fn is None:
             code, reward = _step_agent(*self._step_args)  # compiles or loads the kernel
-            self._step_fn = _entry_point(_step_agent, self._step_args)
+            self._step_fn = entry_point(_step_agent, self._step_args)
         else:
             code, reward = self._step_fn(*self._step_args)
         if self._opponents is not None:
-            while code == E.OPPONENT_TURN:
+            while code == _OPPONENT_TURN:
                 code, r = self._play_opponent()
                 reward += r
             self._observe()
-        done = code == E.EPISODE_DONE
+        done = code == _EPISODE_DONE
         self._done = done
-        return self._observation(), float(reward), done, False, self._info(bool(illegal))
+        return self._observation(), reward, done, False, self._info(illegal)
 
     def action_masks(self) -> NDArray[np.int8]:
         """The legal actions now (the form sb3-contrib's MaskablePPO reads)."""
@@ -477,29 +482,44 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     # ------------------------------------------------------------ helpers
     def _info(self, illegal: bool) -> dict[str, Any]:
         """The info of a step or reset; also reads the hands decided meanwhile."""
-        finished = self._finished_hands() if self._hand_count[0] else ()
-        if finished:
+        if self._hand_count[0]:
+            finished = self._finished_hands()
             self._last_hand = finished[-1]
+        else:
+            finished = ()
+        s = self._states[0]
+        base = float(s[K.BASE])
+        walks = int(s[E.WALKS])
+        walk_reward = float(s[E.WALK_CHIPS]) / base
+        first_walk_reward = float(s[E.FIRST_WALK_CHIPS]) / base
+        s[E.WALKS : E.FIRST_WALK_CHIPS + 1] = 0
         return {
-            "action_mask": self._masks[0].copy(),
+            "action_mask": self._mask.copy(),
             "illegal_action": illegal,
             "last_hand": self._last_hand,
             "hands_ended": finished,
+            "walks": walks,
+            "walk_reward": walk_reward,
+            "first_walk_reward": first_walk_reward,
         }
 
     def _finished_hands(self) -> tuple[HandResult, ...]:
         """The hands decided in the last step or reset (the ring keeps the last _RING)."""
         n = int(self._hand_count[0])
+        first = self.hands_per_episode + 1
+        if n == 1:  # the common case
+            row = self._hands[0]
+            return (hand_result(row, first - int(row[E.HANDS_LEFT])),)
         out = []
         for k in range(max(0, n - _RING), n):
             row = self._hands[k % _RING]
             # HANDS_LEFT still counts the hand: the driver stopped before closing it.
-            out.append(hand_result(row, self.hands_per_episode - int(row[E.HANDS_LEFT]) + 1))
+            out.append(hand_result(row, first - int(row[E.HANDS_LEFT])))
         return tuple(out)
 
     def _observation(self) -> NDArray[np.float32]:
         if not self.evaluator_features:
-            obs: NDArray[np.float32] = self._obs[0].copy()
+            obs: NDArray[np.float32] = self._obs_row.copy()
             return obs
         # Compiled (poker_env.episode.holdem): the same numbers as HoldemVectorEnv's.
         s = self._states[0]

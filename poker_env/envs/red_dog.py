@@ -27,6 +27,7 @@ from poker_env.episode.red_dog import (
     obs_size,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
+from poker_env.fastcall import entry_point
 from poker_env.games.red_dog import (
     F_SEATED,
     I_AGENT,
@@ -277,6 +278,11 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self._own_p = 0.0
         self._replaced = False
         self._seat = -1
+        # The compiled entries of env_step_logged and env_reset_logged, after their
+        # first calls: later calls skip numba's typing of 14 and 21 arguments
+        # (poker_env.fastcall).
+        self._step_fn: Any = None
+        self._reset_fn: Any = None
 
     def _check_opponents(
         self, opponents: Policy | Sequence[Policy | None] | None
@@ -307,10 +313,15 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self._started = True
         seat = -1 if self.agent_seat_option is None else self.agent_seat_option
         if self.opponents is None:
-            n = env_reset_logged(
+            args = (
                 *st, 0, key, *self.config.kernel_args(), seat, self.random_share,
                 self.fractions, self._obs, self._log,
             )  # fmt: skip
+            if self._reset_fn is None:
+                n = env_reset_logged(*args)  # compiles or loads the kernel
+                self._reset_fn = entry_point(env_reset_logged, args)
+            else:
+                n = self._reset_fn(*args)
         else:
             while True:
                 env_reset_table(
@@ -345,7 +356,10 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         if self._done:
             raise EpisodeFinishedError("RedDog-v0")
         st = self.state
-        a = action if type(action) is int else as_int(action)  # the common case first
+        kind = type(action)  # the common types first
+        a: int | None = (
+            action if type(action) is int else int(action) if kind is np.int64 else as_int(action)
+        )
         if a is None or not 0 <= a < self.num_actions:
             raise IllegalActionError(
                 action,
@@ -363,9 +377,12 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
         if self.opponents is None:
-            status, reward, done, n, p = env_step_logged(
-                *st[:8], 0, a, self.random_share, self.fractions, self._obs, self._log
-            )
+            args = (*st[:8], 0, a, self.random_share, self.fractions, self._obs, self._log)
+            if self._step_fn is None:
+                status, reward, done, n, p = env_step_logged(*args)  # compiles or loads it
+                self._step_fn = entry_point(env_step_logged, args)
+            else:
+                status, reward, done, n, p = self._step_fn(*args)
             if status != OK:  # not reached: the index was checked above
                 raise IllegalActionError(a, f"an integer in [0, {self.num_actions})", "bet")
         else:

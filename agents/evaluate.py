@@ -22,8 +22,11 @@ How a match is played (:func:`head_to_head`):
   ``target_width`` or ``hands`` are spent.
 
 Hold'em note: ``Holdem-v0`` deals again a hand that ends before the agent's first
-decision (a walk in the big blind), so the hands counted are those in which A
-acted; B's walks against A are left out the same way.
+decision (a walk: everyone folds to A's big blind) and reports it in the info
+(``walks``, ``first_walk_reward``). Every table's episode is a seeded reset
+("waves"), and a walk counts as that seeded deal's hand with its result, the redeal
+unplayed: every deal counts once per seat whoever acts first, so on the same deals
+X vs Y is exactly -(Y vs X) for policies that play the same in every batch.
 """
 
 from __future__ import annotations
@@ -131,6 +134,15 @@ def _play_pass(
             obs, info = env.reset(seed=seed + w * num_tables)
             masks = info["action_mask"]
             left = np.full(num_tables, 1 if waves else episodes, np.int64)
+            if waves:
+                # A walk (the seeded deal decided before A acts, dealt again by the env)
+                # is that deal's result: counted, and the table's redeal is not played.
+                walked = np.asarray(info["walks"]) > 0
+                total += np.where(walked, info["first_walk_reward"], 0.0)
+                hands += walked
+                left[walked] = 0
+                if not (left > 0).any():
+                    continue
             for _ in range(max_steps):
                 active = left > 0
                 acts = np.asarray(a.act_batch(obs, masks), np.int64)

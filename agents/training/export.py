@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import shlex
 import subprocess
 import sys
 import tempfile
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from os import PathLike
@@ -50,6 +48,7 @@ from poker_env_agents.runtime import (
     load_policy,
     validate_manifest,
 )
+from poker_env_agents.training.checkpoints import atomic_write
 
 __all__ = [
     "ExportError",
@@ -272,17 +271,10 @@ def _resolve(path: str | PathLike[str], default_name: str) -> Path:
 
 
 def _atomic_write(path: Path, write: Any) -> None:
-    """Write through a temporary file in the same folder, then rename: a reader never
-    sees half a file, and a failed export leaves any old file in place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-    try:
-        with tmp.open("xb") as f:  # created with the umask's permissions, as open() does
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    """Write through a temporary file in the same folder, flushed, fsynced, then
+    renamed: a reader never sees half a file, and a failed (or killed) export leaves
+    any old file in place (:func:`poker_env_agents.training.checkpoints.atomic_write`)."""
+    atomic_write(path, write)
 
 
 def write_policy(

@@ -4,8 +4,9 @@
 lives in one folder::
 
     RUN/config.toml        the resolved configuration (what --resume reads)
-    RUN/checkpoints/       step_<n>.zip every checkpoint_every steps (+ step_<n>.json:
-                           the opponent mix's state and the pool's snapshot names)
+    RUN/checkpoints/       step_<n>.zip every checkpoint_every steps, committed by
+                           step_<n>.json (written last: the opponent mix's state, the
+                           pool's snapshots, every part's size and sha256)
     RUN/pool/              snapshots of the learner, exported (.npz + manifest)
     RUN/tb/                TensorBoard logs (losses, episode reward, returns by
                            opponent kind, evaluations with their intervals)
@@ -16,6 +17,11 @@ lives in one folder::
 Self-play: the tables are split into ``num_groups`` groups, each a vector env whose
 opponent seats an :class:`~poker_env_agents.training.selfplay.OpponentSlot` plays; at every rollout
 start each slot draws from the opponent mix (baselines and past snapshots).
+
+Every file is written whole or not at all, and a checkpoint counts only when its
+manifest is there and its parts match it (:mod:`poker_env_agents.training.checkpoints`):
+a run killed at any moment resumes from its newest complete checkpoint
+(:func:`find_checkpoint`), which says which one and why it skipped any newer one.
 """
 
 from __future__ import annotations
@@ -37,6 +43,13 @@ import numpy as np
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
 from poker_env_agents.registry import GameSpec, get_game
+from poker_env_agents.training.checkpoints import (
+    atomic_save,
+    atomic_write_text,
+    check_parts,
+    part_record,
+    remove_stale_temporaries,
+)
 from poker_env_agents.training.selfplay import (
     OPPONENT_KINDS,
     OpponentMix,
@@ -49,7 +62,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["TrainConfig", "load_config", "train"]
+__all__ = ["Checkpoint", "TrainConfig", "find_checkpoint", "load_config", "train"]
 
 ACTIVATIONS = ("tanh", "relu")
 
@@ -317,13 +330,166 @@ def git_commit() -> str:
         return "unknown"
 
 
+#: The config fields a checkpoint's model depends on: a resume that changes one of
+#: them is refused (the spaces or the network would not match).
+SHAPE_FIELDS = ("game", "options", "features", "seat", "net_arch", "activation")
+_STEP_FILE = re.compile(r"step_(\d+)\.(zip|json)")
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A complete checkpoint of a run: ``checkpoints/step_<steps>.zip`` and its
+    manifest ``step_<steps>.json`` (``meta``: what the manifest holds)."""
+
+    steps: int
+    zip: Path
+    manifest: Path
+    meta: Mapping[str, Any]
+
+    @property
+    def name(self) -> str:
+        return f"checkpoints/{self.zip.stem}"
+
+
+def _why_incomplete(run: Path, steps: int) -> tuple[str | None, dict[str, Any]]:
+    """Why checkpoint ``steps`` of ``run`` does not count (None: it is complete)."""
+    import zipfile
+
+    d = run / "checkpoints"
+    zip_path, manifest = d / f"step_{steps:010d}.zip", d / f"step_{steps:010d}.json"
+    if not manifest.is_file():
+        return f"{zip_path.name} without its manifest {manifest.name} (never committed)", {}
+    try:
+        meta = json.loads(manifest.read_text())
+        if not isinstance(meta, dict):
+            raise ValueError("not a JSON object")
+        int(meta["steps"]), meta["mix_rng"], list(meta["pool"])
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"{manifest.name} does not read as a checkpoint manifest ({exc})", {}
+    if "parts" in meta:
+        names = {str(p.get("name")) for p in meta["parts"] if isinstance(p, Mapping)}
+        if f"checkpoints/{zip_path.name}" not in names:
+            return f"{manifest.name} does not list {zip_path.name}", meta
+        why = check_parts(run, meta["parts"])
+        return why, meta
+    # A manifest of the first format (no sizes or digests): the zip must read and
+    # the snapshots it names be there.
+    if not zip_path.is_file():
+        return f"it names {zip_path.name}, which is missing", meta
+    if not zipfile.is_zipfile(zip_path):
+        return f"{zip_path.name} is not a whole zip file (torn)", meta
+    for label in meta["pool"]:
+        snap = f"pool/snap_{int(label):010d}.npz"
+        if not (run / snap).is_file():
+            return f"it names {snap}, which is missing", meta
+    return None, meta
+
+
+def find_checkpoint(run: Path) -> tuple[Checkpoint | None, list[tuple[str, str]]]:
+    """The newest complete checkpoint of the run folder ``run`` (None: none), and the
+    newer ones skipped: ``(name, why)`` each, newest first."""
+    found: set[int] = set()
+    d = run / "checkpoints"
+    if d.is_dir():
+        for p in d.iterdir():
+            m = _STEP_FILE.fullmatch(p.name)
+            if m:
+                found.add(int(m.group(1)))
+    skipped: list[tuple[str, str]] = []
+    for steps in sorted(found, reverse=True):
+        why, meta = _why_incomplete(run, steps)
+        if why is None:
+            stem = d / f"step_{steps:010d}"
+            return Checkpoint(steps, stem.with_suffix(".zip"), stem.with_suffix(".json"), meta), (
+                skipped
+            )
+        skipped.append((f"checkpoints/step_{steps:010d}", why))
+    return None, skipped
+
+
 def _latest_checkpoint(run: Path) -> tuple[int, Path] | None:
-    best: tuple[int, Path] | None = None
-    for p in (run / "checkpoints").glob("step_*.zip"):
-        m = re.fullmatch(r"step_(\d+)\.zip", p.name)
-        if m and (best is None or int(m.group(1)) > best[0]):
-            best = (int(m.group(1)), p)
-    return best
+    """The newest complete checkpoint's (steps, zip) (None: none)."""
+    ckpt, _ = find_checkpoint(run)
+    return None if ckpt is None else (ckpt.steps, ckpt.zip)
+
+
+def _has_checkpoint_files(run: Path) -> bool:
+    d = run / "checkpoints"
+    return d.is_dir() and any(_STEP_FILE.fullmatch(p.name) for p in d.iterdir())
+
+
+def _resume_message(run: Path, ckpt: Checkpoint | None, skipped: list[tuple[str, str]]) -> str:
+    if ckpt is None:
+        head = f"{run}: no complete checkpoint; starting the run over from step 0"
+    else:
+        head = f"{run}: resuming from {ckpt.name} ({ckpt.steps:,} steps)"
+    lines = [head] + [f"  skipped {name}: {why}" for name, why in skipped]
+    return "\n".join(lines)
+
+
+def _space_record(venv: Any) -> dict[str, Any]:
+    obs = venv.observation_space
+    return {
+        "observation_shape": [int(x) for x in obs.shape],
+        "observation_low": np.asarray(obs.low, np.float64).ravel().tolist(),
+        "observation_high": np.asarray(obs.high, np.float64).ravel().tolist(),
+        "action_count": int(venv.action_space.n),
+    }
+
+
+def _config_record(config: TrainConfig) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in SHAPE_FIELDS:
+        v = getattr(config, name)
+        out[name] = dict(v) if isinstance(v, Mapping) else list(v) if isinstance(v, tuple) else v
+    return out
+
+
+def _differences(saved: Mapping[str, Any], now: Mapping[str, Any]) -> list[str]:
+    """What differs between a checkpoint's config and spaces and the run's now."""
+    diffs = []
+    for k in SHAPE_FIELDS:
+        if k in saved.get("config", {}) and saved["config"][k] != now["config"][k]:
+            diffs.append(f"{k}: {saved['config'][k]!r} in the checkpoint, {now['config'][k]!r} now")
+    old, new = saved.get("spaces"), now["spaces"]
+    if old:
+        if old["observation_shape"] != new["observation_shape"]:
+            diffs.append(
+                f"observation shape: {tuple(old['observation_shape'])} in the checkpoint, "
+                f"{tuple(new['observation_shape'])} now"
+            )
+        else:
+            for side in ("low", "high"):
+                a = np.asarray(old[f"observation_{side}"], np.float64)
+                b = np.asarray(new[f"observation_{side}"], np.float64)
+                cols = np.flatnonzero(~((a == b) | (np.isnan(a) & np.isnan(b))))
+                if cols.size:
+                    diffs.append(
+                        f"observation {side} bounds of columns {cols[:8].tolist()}"
+                        f"{' ...' if cols.size > 8 else ''}: {a[cols[:4]].tolist()} in the "
+                        f"checkpoint, {b[cols[:4]].tolist()} now"
+                    )
+        if old["action_count"] != new["action_count"]:
+            diffs.append(
+                f"action count: {old['action_count']} in the checkpoint, {new['action_count']} now"
+            )
+    return diffs
+
+
+def _tensorboard_logger(folder: Path, purge_step: int | None) -> Any:
+    """SB3's TensorBoard logger writing to ``folder``; with ``purge_step``, TensorBoard
+    hides the events a killed run logged at steps >= it (a resumed run logs them again)."""
+    from stable_baselines3.common import logger
+
+    class _Format(logger.TensorBoardOutputFormat):
+        def __init__(self) -> None:
+            # SB3's own import of torch's SummaryWriter (None without tensorboard).
+            writer: Any = getattr(logger, "SummaryWriter", None)
+            assert writer is not None, "tensorboard is not installed"
+            self.writer = writer(log_dir=str(folder), purge_step=purge_step)
+            self._is_closed = False
+
+    return logger.Logger(folder=str(folder), output_formats=[_Format()])
 
 
 class _Run:
@@ -347,6 +513,7 @@ class _Run:
         self.spec = config.spec
         self.dir = config.run_dir()
         self.pool = SnapshotPool(config.pool_size)
+        self.pool_seeds: dict[str, int] = {}  # label -> the seed its policy samples with
         builders = baseline_builders(
             self.spec, config.options, fixed if fixed is not None else config.fixed_opponent
         )
@@ -420,6 +587,10 @@ class _Run:
             path, env=self.venv, device="cpu", tensorboard_log=str(self.dir / "tb")
         )
         return self.model
+
+    def save_model(self, path: Path) -> Path:
+        """The model to ``path``, whole or not at all."""
+        return atomic_save(path, self.model.save)
 
     def imitate(self, progress: bool = True) -> dict[str, float]:
         """Warm start: fit the new model to the teacher ``config.warm_start``.
@@ -501,40 +672,74 @@ class _Run:
             self.model, path, env, provenance=self.provenance(), features=self.config.features
         ).npz
 
-    def load_snapshot(self, path: Path) -> BatchPolicy:
+    def load_snapshot(self, path: Path, seed: int | None = None) -> BatchPolicy:
         from poker_env_agents.runtime import load_policy
 
-        seed = self.config.seed + len(self.pool) + 1
+        if seed is None:
+            seed = self.config.seed + len(self.pool) + 1
         policy: BatchPolicy = load_policy(path, deterministic=False, seed=seed)
         return policy
 
     def snapshot(self) -> None:
         steps = int(self.model.num_timesteps)
         path = self.export(self.dir / "pool" / f"snap_{steps:010d}.npz")
-        self.pool.add(str(steps), self.load_snapshot(path))
+        seed = self.config.seed + len(self.pool) + 1
+        self.pool.add(str(steps), self.load_snapshot(path, seed))
+        self.pool_seeds[str(steps)] = seed
 
     # ----- checkpoints -------------------------------------------------------------
     def checkpoint(self) -> Path:
+        """A checkpoint at the model's step count: the model, then the manifest that
+        commits it (the mix's state, the pool, each part's size and sha256)."""
         steps = int(self.model.num_timesteps)
         d = self.dir / "checkpoints"
-        d.mkdir(parents=True, exist_ok=True)
-        path = d / f"step_{steps:010d}.zip"
-        self.model.save(path)
+        path = self.save_model(d / f"step_{steps:010d}.zip")
+        snaps = [self.dir / "pool" / f"snap_{int(lb):010d}.npz" for lb, _ in self.pool.entries]
         state = {
+            "format": 2,
             "steps": steps,
             "mix_rng": self.mix.state(),
             "pool": [lb for lb, _ in self.pool.entries],
+            "pool_seeds": [self.pool_seeds.get(lb) for lb, _ in self.pool.entries],
+            "config": _config_record(self.config),
+            "spaces": _space_record(self.venv),
+            "parts": [part_record(self.dir, p) for p in [path, *snaps]],
         }
-        (d / f"step_{steps:010d}.json").write_text(json.dumps(state, indent=1))
+        atomic_write_text(d / f"step_{steps:010d}.json", json.dumps(state, indent=1))
         return path
 
-    def restore(self, zip_path: Path) -> None:
-        self.load_model(zip_path)
-        meta = json.loads(zip_path.with_suffix(".json").read_text())
+    def refuse_changed(self, ckpt: Checkpoint) -> None:
+        """A ConfigError naming what differs when this run's config or spaces are not
+        those the checkpoint was trained with."""
+        now = {"config": _config_record(self.config), "spaces": _space_record(self.venv)}
+        diffs = _differences(ckpt.meta, now)
+        if diffs:
+            raise ConfigError(
+                "resume",
+                str(self.dir),
+                f"the config and spaces of {ckpt.name}; they differ: " + "; ".join(diffs),
+            )
+
+    def restore(self, ckpt: Checkpoint | Path) -> None:
+        """Load a checkpoint: the model, the mix's state and the pool it names."""
+        if isinstance(ckpt, Path):
+            found, _ = find_checkpoint(self.dir)
+            if found is None or found.zip != ckpt:
+                why, _ = _why_incomplete(self.dir, int(ckpt.stem.split("_")[1]))
+                raise ConfigError("checkpoint", str(ckpt), f"a complete checkpoint ({why})")
+            ckpt = found
+        self.refuse_changed(ckpt)
+        self.load_model(ckpt.zip)
+        meta = dict(ckpt.meta)
+        # Deterministic from the checkpoint, without replaying the start's deals and draws.
+        self.model.set_random_seed(self.config.seed + ckpt.steps)
         self.mix.set_state(meta["mix_rng"])
-        for label in meta["pool"]:
+        seeds = meta.get("pool_seeds") or [None] * len(meta["pool"])
+        for label, seed in zip(meta["pool"], seeds, strict=True):
             snap = self.dir / "pool" / f"snap_{int(label):010d}.npz"
-            self.pool.add(label, self.load_snapshot(snap))
+            seed = self.config.seed + len(self.pool) + 1 if seed is None else int(seed)
+            self.pool.add(label, self.load_snapshot(snap, seed))
+            self.pool_seeds[label] = seed
         self.mix.assign(self.slots)
 
 
@@ -620,41 +825,54 @@ def train(
 ) -> Path:
     """Run (or resume) the training that ``config`` describes; returns the run folder.
 
-    With ``resume`` the run folder's latest checkpoint is loaded (with the pool and
-    the opponent mix's state) and training continues up to ``config.timesteps``.
-    A fresh run refuses a folder that already holds checkpoints. ``fixed_opponent``
+    With ``resume`` the run folder's newest complete checkpoint is loaded (with the
+    pool and the opponent mix's state) and training continues up to
+    ``config.timesteps``; the checkpoint taken and any newer one skipped (and why) are
+    printed. A run folder with its config.toml but no complete checkpoint (killed
+    before the first) starts over. A checkpoint whose config or spaces differ from
+    ``config``'s is refused (a ConfigError naming what differs). A fresh run
+    refuses a folder that already holds checkpoints. ``fixed_opponent``
     is the policy that opponent kind ``fixed`` plays (instead of
     ``config.fixed_opponent``'s name; a resumed run needs it again).
     """
     run = _Run(config, command or " ".join(sys.argv), fixed_opponent)
     run.dir.mkdir(parents=True, exist_ok=True)
-    latest = _latest_checkpoint(run.dir)
+    remove_stale_temporaries([run.dir, run.dir / "checkpoints", run.dir / "pool"])
+    ckpt: Checkpoint | None = None
     if resume:
-        if latest is None:
-            raise ConfigError("resume", str(run.dir), "a run folder with checkpoints/step_*.zip")
-        run.restore(latest[1])
-        (run.dir / "config.toml").write_text(config.to_toml())  # the new timesteps
+        ckpt, skipped = find_checkpoint(run.dir)
+        if ckpt is None and not (run.dir / "config.toml").is_file():
+            raise ConfigError("resume", str(run.dir), "a run folder with config.toml")
+        print(_resume_message(run.dir, ckpt, skipped), flush=True)
+    elif _has_checkpoint_files(run.dir):
+        raise ConfigError("out", str(run.dir), "a new folder (this one holds a run: use --resume)")
+    atomic_write_text(run.dir / "config.toml", config.to_toml())  # on resume: the new timesteps
+    if ckpt is not None:
+        run.restore(ckpt)
     else:
-        if latest is not None:
-            raise ConfigError(
-                "out", str(run.dir), "a new folder (this one holds a run: use --resume)"
-            )
-        (run.dir / "config.toml").write_text(config.to_toml())
         run.new_model()
         if config.warm_start:
             stats = run.imitate(progress=True)
-            (run.dir / "warm_start.json").write_text(json.dumps(stats, indent=1))
-    left = config.timesteps - int(run.model.num_timesteps)
+            atomic_write_text(run.dir / "warm_start.json", json.dumps(stats, indent=1))
+    start = int(run.model.num_timesteps)
+    tb = run.dir / "tb" / "ppo_1"
+    # A resumed run's curves go on in the same folder; what a killed run logged after
+    # the checkpoint is hidden (TensorBoard's purge), so no step shows twice.
+    run.model.set_logger(
+        _tensorboard_logger(tb, start + 1 if ckpt is not None else 0 if tb.exists() else None)
+    )
+    left = config.timesteps - start
     if left > 0:
         run.model.learn(
             left,
             callback=_callback(run),
-            reset_num_timesteps=not resume,
+            reset_num_timesteps=ckpt is None,
             tb_log_name="ppo",
             progress_bar=progress_bar,
         )
-    run.model.save(run.dir / "model.zip")
-    run.checkpoint()
+    run.save_model(run.dir / "model.zip")
+    if ckpt is None or int(run.model.num_timesteps) != ckpt.steps:
+        run.checkpoint()
     run.export(run.dir / "policy.npz")
     if evaluate:
         from poker_env_agents.evaluate import evaluate_against_baselines, results_table
@@ -663,11 +881,12 @@ def train(
         results = evaluate_against_baselines(
             policy, config.game, config.options, hands=config.eval_hands, seed=config.seed + 1
         )
-        (run.dir / "eval.json").write_text(
-            json.dumps([dataclasses.asdict(r) for r in results], indent=1)
+        atomic_write_text(
+            run.dir / "eval.json", json.dumps([dataclasses.asdict(r) for r in results], indent=1)
         )
         print(
             results_table(results, title=f"{config.game}: the trained policy against the baselines")
         )
+    run.model.logger.close()
     run.venv.close()
     return run.dir

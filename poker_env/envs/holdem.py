@@ -70,15 +70,17 @@ def _step_agent(  # type: ignore[no-untyped-def]
 def _reset_agent(  # type: ignore[no-untyped-def]
     states, rngs, params, fractions, escape_p, tables, obs, masks, hands, count
 ):
-    # E.reset_table (an episode decided before the agent acts is dealt again, with
-    # its hands unreported), recording the hands decided before his first decision.
+    # E.reset_table (an episode decided before the agent acts, a walk, is dealt again;
+    # its hands are not in hands_ended, the walk is counted in the row's walk fields),
+    # recording the hands decided before his first decision.
     s = states[0]
     while True:
         count[0] = 0
         code = E.reset_table(s, rngs, 0, params, fractions, escape_p, tables)
-        code, _ = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
+        code, r = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
         if code != E.EPISODE_DONE:
             break
+        E.note_walk(s, r)  # a walk: counted, then dealt again
     if code != E.OPPONENT_TURN:
         E.observe_agent(s, fractions, float(params[E.P_STACK]), obs[0], masks[0])
     return code
@@ -164,7 +166,8 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
 
     ``num_players`` players with ``starting_stack`` chips each, a random button,
     a shuffled deck, blinds posted; opponents act until the agent's first
-    decision (an episode decided before that is dealt again).
+    decision (an episode decided before that, a walk, is dealt again and reported
+    in the info: see Info).
 
     ## Rewards
 
@@ -199,6 +202,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
     | ``illegal_action`` | True when the step's action was masked out and check/call was played (always False at reset) |
     | ``last_hand`` | the episode's last decided hand, a :class:`~poker_env.episode.holdem_result.HandResult` (None before the first): board, each seat's outcome (shown down with its hole cards and the evaluator's hand name, ``"Royal Flush"`` included; won uncontested; folded; left), chips put in, paid and net |
     | ``hands_ended`` | the hands decided during this step (or reset), oldest first; usually one at a hand's end, two when a later hand is decided before the agent acts again |
+    | ``walks`` | episodes decided before the agent's first decision (a walk: everyone folds to his big blind) that ``reset`` dealt again; they are not in the rewards nor in ``hands_ended`` (0 at every step) |
+    | ``walk_reward`` | the agent's net in those walks, big blinds (0.0 when none) |
+    | ``first_walk_reward`` | that of the first walk: what the episode seeded at ``reset`` paid (an evaluation on duplicate deals counts it as that deal's result) |
 
     The hand that ends an episode is in the final step's ``last_hand``; with
     ``hands_per_episode > 1`` each hand's result arrives with the step that decided
@@ -305,6 +311,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self._tables = get_holdem_tables()
         self._states = self.config.new_state()[None, :].copy()
+        self._base = float(self._states[0, K.BASE])
+        # The walk counters (episodes dealt again before the agent acted), a view.
+        self._walk = self._states[0, E.WALKS : E.FIRST_WALK_CHIPS + 1]
         self._rngs = np.zeros(1, dtype=np.uint64)
         self._obs = np.zeros((1, E.obs_size(n)), dtype=np.float32)
         self._masks = np.zeros((1, fr.size + 4), dtype=np.int8)
@@ -367,8 +376,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             code = self._reset_fn(*self._reset_args)
         if self._opponents is not None:
             while code == _OPPONENT_TURN:
-                code, _ = self._play_opponent()
+                code, r = self._play_opponent()
                 if code == _EPISODE_DONE:  # decided before the agent acts: dealt again
+                    E.note_walk(self._states[0], r)
                     code = self._reset_fn(*self._reset_args)
             self._observe()
         self._done = False
@@ -480,11 +490,21 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             self._last_hand = finished[-1]
         else:
             finished = ()
+        w = self._walk
+        if w[0]:  # episodes dealt again before the agent acted (rare): read and clear
+            walks, chips, first = w.tolist()
+            w.fill(0)
+            walk_reward, first_walk_reward = chips / self._base, first / self._base
+        else:
+            walks, walk_reward, first_walk_reward = 0, 0.0, 0.0
         return {
             "action_mask": self._mask.copy(),
             "illegal_action": illegal,
             "last_hand": self._last_hand,
             "hands_ended": finished,
+            "walks": walks,
+            "walk_reward": walk_reward,
+            "first_walk_reward": first_walk_reward,
         }
 
     def _finished_hands(self) -> tuple[HandResult, ...]:

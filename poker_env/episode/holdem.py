@@ -53,6 +53,7 @@ __all__ = [
     "action_mask",
     "apply_index",
     "encode",
+    "note_walk",
     "num_actions",
     "obs_size",
     "reset_table",
@@ -68,6 +69,12 @@ AGENT = K.ENV_FIELDS
 EP_DONE = K.ENV_FIELDS + 1
 HANDS_LEFT = K.ENV_FIELDS + 2
 HAND_SEEN = K.ENV_FIELDS + 3  # 1 while a decided hand has been reported (P_STOP_AT_HAND_END)
+# Walks: episodes decided before the agent's first decision (dealt again, not in the
+# rewards), counted since the env last read them (the env reads and clears them after
+# every reset and step): how many, the agent's net chips in them, and in the first.
+WALKS = K.ENV_FIELDS + 4
+WALK_CHIPS = K.ENV_FIELDS + 5
+FIRST_WALK_CHIPS = K.ENV_FIELDS + 6
 # Config vector of the driver.
 P_NUM_PLAYERS = 0
 P_STACK = 1
@@ -342,13 +349,29 @@ def reset_table(
 ) -> int:
     """Start an episode and play on to the agent's first decision (or an external opponent's).
 
-    An episode decided before the agent ever acts is dealt again.
+    An episode decided before the agent ever acts (a walk) is dealt again; the walks
+    are counted in the row's ``WALKS``, ``WALK_CHIPS`` and ``FIRST_WALK_CHIPS`` (kept
+    across the new episodes until the env reads and clears them).
     """
+    walks, chips, first = s[WALKS], s[WALK_CHIPS], s[FIRST_WALK_CHIPS]
     while True:
-        _new_episode(s, rng, i, params, tables)
-        code, _ = resume_table(s, rng, i, params, fractions, escape_p, tables)
+        _new_episode(s, rng, i, params, tables)  # clears the env fields
+        s[WALKS], s[WALK_CHIPS], s[FIRST_WALK_CHIPS] = walks, chips, first
+        code, r = resume_table(s, rng, i, params, fractions, escape_p, tables)
         if code != EPISODE_DONE:
             return int(code)
+        note_walk(s, r)
+        walks, chips, first = s[WALKS], s[WALK_CHIPS], s[FIRST_WALK_CHIPS]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def note_walk(s: np.ndarray, reward: float) -> None:
+    """Count a walk of ``reward`` big blinds (the agent's net) in the row's walk fields."""
+    chips = round(reward * s[K.BASE])
+    if s[WALKS] == 0:
+        s[FIRST_WALK_CHIPS] = chips
+    s[WALKS] += 1
+    s[WALK_CHIPS] += chips
 
 
 @njit(cache=True, _nrt=False)
@@ -516,8 +539,10 @@ def _after_agent_step(
     resetting: np.ndarray,
 ) -> None:
     if resetting[i]:
-        # Hands played before the next episode's first agent decision do not count.
+        # Hands played before the next episode's first agent decision are not in the
+        # rewards: a walk, counted in the row's walk fields, and dealt again.
         if code == EPISODE_DONE:
+            note_walk(s, reward)
             code = reset_table(s, rngs, i, params, fractions, escape_p, tables)
     else:
         rewards[i] += reward

@@ -464,6 +464,25 @@ def check_action(
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _bet_to_come(
+    ints: NDArray[np.int64], flags: NDArray[np.int8], t: int, s: int, p: int, dealer: int
+) -> bool:  # pragma: no cover - compiled
+    """Whether another bet is to come in the game after seat ``s``'s (before any ante):
+    two players still seated, and a seat yet to bet in this deal or another deal to come."""
+    if _num_seated(ints, flags, t) < 2:
+        return False
+    if ints[t, I_DEALS_DONE] + 1 < ints[t, I_ROUNDS]:
+        return True
+    last = dealer - s + p
+    last = last - p if last >= p else last  # the dealer's distance from s; 0: s deals
+    for k in range(1, last + 1):
+        q = _wrap(s + k, p)
+        if (flags[t, q] & (F_SEATED | F_HAS_BET)) == F_SEATED:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def apply_action_inline(
     ints: NDArray[np.int64],
     chips: NDArray[np.int64],
@@ -530,16 +549,17 @@ def apply_action_inline(
                 ints[t, I_PUBBITS] |= _card_bit(c)
     flags[t, s] |= F_HAS_BET
     _leave_if_broke(ints, chips, flags, events, t, s)
-    if ints[t, I_POT] == 0:
-        # RULES.md §2: whenever the pot is empty, every player antes again.
+    p = ints[t, I_NUM_PLAYERS]
+    dealer = ints[t, I_DEALER]
+    if ints[t, I_POT] == 0 and _bet_to_come(ints, flags, t, s, p, dealer):
+        # RULES.md §2: whenever the pot is empty and another bet is to come in the game,
+        # every player antes again (no ante after the game's last bet).
         events[t, E_REANTE] = 1
         _ante_all(ints, chips, flags, events, t)
     if _num_seated(ints, flags, t) < 2:
         _end_game(ints, events, t)
         return OK
     # RULES.md §2: in turn from the dealer's left, the dealer last.
-    p = ints[t, I_NUM_PLAYERS]
-    dealer = ints[t, I_DEALER]
     # The first seat after s, up to the dealer, seated and yet to bet (-1: none; none
     # after the dealer). Branch-free: the nearest such seat is the last one kept.
     nxt = -1

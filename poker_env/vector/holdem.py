@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from poker_env.episode import holdem as E
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
+from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads, fetch_add
@@ -155,7 +156,14 @@ class HoldemVectorEnv(VectorEnv):
     ``step`` before the first ``reset`` raises
     :class:`~poker_env.errors.EpisodeFinishedError` (tables reset themselves after).
     The info has ``action_mask`` and ``illegal_action`` at every step and reset,
-    ``final_obs`` / ``_final_obs`` at steps where a table finished. The hands'
+    ``final_obs`` / ``_final_obs`` at steps where a table finished, and the
+    **walks** at every step and reset: an episode decided before the agent's first
+    decision (everyone folds to the agent's big blind) is dealt again and is not in
+    the rewards; ``info["walks"]`` counts, per table, those dealt since the last
+    reset or step (before the episode now starting), ``info["walk_reward"]`` is the
+    agent's net in them (big blinds) and ``info["first_walk_reward"]`` that of the
+    first one (what the episode seeded at a reset would have paid). An evaluation
+    that counts every hand adds them. The hands'
     results (``HoldemEnv``'s ``info["last_hand"]``) are not collected here: that
     would stop the compiled step at every hand.
     """
@@ -367,7 +375,20 @@ class HoldemVectorEnv(VectorEnv):
         return self._obs, {
             "action_mask": self._masks.copy(),
             "illegal_action": np.zeros(self.num_envs, dtype=np.bool_),
+            **self._walks(),
         }
+
+    def _walks(self) -> dict[str, NDArray[Any]]:
+        """The walks since the last reset or step (read from the rows, then cleared)."""
+        s = self._states
+        base = s[:, K.BASE].astype(np.float64)
+        out = {
+            "walks": s[:, E.WALKS].astype(np.int64),
+            "walk_reward": s[:, E.WALK_CHIPS] / base,
+            "first_walk_reward": s[:, E.FIRST_WALK_CHIPS] / base,
+        }
+        s[:, E.WALKS : E.FIRST_WALK_CHIPS + 1] = 0
+        return out
 
     def _add_features(self) -> None:
         if not self.evaluator_features:
@@ -444,7 +465,11 @@ class HoldemVectorEnv(VectorEnv):
             self._final_obs = np.empty_like(self._final_obs)
             self._step_random_opponents(acts)
         self._add_features()
-        info: dict[str, Any] = {"action_mask": self._masks.copy(), "illegal_action": illegal}
+        info: dict[str, Any] = {
+            "action_mask": self._masks.copy(),
+            "illegal_action": illegal,
+            **self._walks(),
+        }
         if self._dones.any():
             info["final_obs"] = self._final_obs
             info["_final_obs"] = self._dones.copy()

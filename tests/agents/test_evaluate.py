@@ -170,7 +170,7 @@ class DrawCardReader:
         return want.astype(np.int64)
 
 
-@pytest.mark.parametrize(("game", "options"), [("draw", {})])
+@pytest.mark.parametrize(("game", "options"), [("draw", {}), ("holdem", {"num_players": 2})])
 def test_duplicate_results_are_antisymmetric_for_deterministic_policies(
     game: str, options: dict
 ) -> None:
@@ -183,6 +183,10 @@ def test_duplicate_results_are_antisymmetric_for_deterministic_policies(
     kw = {"game": game, "options": options, "hands": 1, "num_tables": 64, "episodes_per_table": 8}
     xy = head_to_head(x, y, **kw)
     yx = head_to_head(y, x, **kw)
+    # Hold'em: FoldOrCall folds its small blind with low cards, a walk for the other
+    # seat's agent, dealt again by the env; counted as that deal's hand, the hands
+    # (and the results) of the two matches are the same deals.
+    assert xy.hands == yx.hands
     assert xy.mean == pytest.approx(-yx.mean, abs=1e-9)
     assert xy.mean != 0.0
     assert xy.half_width == pytest.approx(yx.half_width, rel=1e-9)
@@ -213,3 +217,29 @@ def test_red_dog_decision_value_uses_the_bets_the_env_makes() -> None:
     assert abs(fast.policy - slow) < 2 * slow_half + 0.03
     weak = red_dog_decision_value(RedDogCallStation(), decisions=5_000, num_tables=256)
     assert weak.policy < 0 < weak.reference and weak.ratio < 0
+
+
+def test_holdem_reports_walks_in_the_info_and_the_evaluation_counts_them() -> None:
+    # Heads-up, the small blind acts first pre-flop; FoldOrCall folds it holding no
+    # ten or better. That fold is a walk for the agent in the big blind: it wins the
+    # small blind (+0.5 bb) without acting; the env deals again and reports it.
+    env = get_game("holdem").make_vector(256, {"num_players": 2}, opponent=FoldOrCall())
+    try:
+        _obs, info = env.reset(seed=5)
+    finally:
+        env.close()
+    walks = np.asarray(info["walks"])
+    assert walks.shape == (256,) and walks.sum() > 0
+    assert set(np.unique(info["first_walk_reward"][walks > 0])) == {0.5}
+    np.testing.assert_allclose(info["walk_reward"], 0.5 * walks)
+    # The single env reports the same walks for the same seeds.
+    single = get_game("holdem").make_env({"num_players": 2}, opponent=FoldOrCall())
+    for i in range(16):
+        _o, inf = single.reset(seed=5 + i)
+        assert inf["walks"] == walks[i]
+        assert inf["first_walk_reward"] == info["first_walk_reward"][i]
+    # A call station never folds: against it the agent never walks, and
+    # FoldOrCall's walks count as hands of the match: as many hands as deals.
+    kw = {"game": "holdem", "options": {"num_players": 2}, "hands": 1, "num_tables": 64}
+    r = head_to_head(CallStation(), FoldOrCall(), episodes_per_table=4, **kw)
+    assert r.hands == 64 * 4 * 2

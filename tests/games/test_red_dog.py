@@ -229,6 +229,37 @@ def test_rule_pot_refills_with_a_new_ante_when_a_player_takes_it_all() -> None:
     assert any(isinstance(r, AnteRecord) and r.reason == "empty pot" for r in g.history)
 
 
+def test_rule_no_ante_after_the_games_last_bet() -> None:
+    # RULES.md §2: "no ante after the game's last bet: that pot would have no one to win it".
+    # Two players, one deal: the second bet is the game's last. It takes the whole pot (2 + 1
+    # forfeited = 3): the pot is empty and the game is over, so nobody antes again.
+    g = game(num_players=2, rounds=1)
+    g.forfeit()  # 49 -> 48, pot 3
+    s = g.to_act
+    rig(g, s, "As 2c 3c 4c 5c", stock="Ks")
+    before = g.chips[s]
+    g.bet(3)
+    assert g.is_over
+    assert g.pot == 0
+    assert g.chips[s] == before + 3  # not before + 3 - 1
+    assert sum(g.chips) == 100  # no chip left in a pot nobody wins
+    assert not any(isinstance(r, AnteRecord) and r.reason == "empty pot" for r in g.history)
+
+
+def test_rule_an_empty_pot_is_still_refilled_when_another_deal_is_to_come() -> None:
+    # The same last bet of a deal, with a second deal to come: everyone antes again.
+    g = game(num_players=2, rounds=2)
+    g.forfeit()
+    s = g.to_act
+    rig(g, s, "As 2c 3c 4c 5c", stock="Ks")
+    before = g.chips[s]
+    g.bet(3)
+    assert not g.is_over
+    assert g.pot == 2
+    assert g.chips[s] == before + 3 - 1
+    assert any(isinstance(r, AnteRecord) and r.reason == "empty pot" for r in g.history)
+
+
 def test_rule_deal_passes_to_the_left_when_everyone_has_bet() -> None:
     g = game(2, num_players=4)
     dealer = g.dealer

@@ -1,0 +1,233 @@
+"""Files written whole or not at all, and checkpoints that are one unit.
+
+A training run can be killed at any moment (a preempted machine, SIGKILL, a full
+disk). Everything a run writes goes through :func:`atomic_write`: the bytes go to a
+temporary name in the same folder (``.NAME.<pid>.<hex>.tmp``), are flushed and
+fsynced, and the file is renamed over ``NAME`` (``os.replace``, atomic on POSIX); the
+folder is fsynced too. A reader sees the old file or the new one, never half of
+one; a leftover temporary file is removed by :func:`remove_stale_temporaries`.
+
+A checkpoint made of several files (the model, the opponent mix's state, the pool
+snapshots it names) is committed by its *manifest*, written last: a JSON file that
+lists every part with its size and sha256 (:func:`part_record`). Until the manifest
+is there the checkpoint does not exist; a part that is missing, of another size or
+with other bytes than the manifest says makes it incomplete
+(:func:`check_parts`), and resuming skips it and says why.
+
+A checkpoint that is a folder (RLlib's) is written under a temporary name, its
+files listed in a manifest inside it, then renamed into place
+(:func:`commit_folder`); :func:`check_folder` tells a complete one.
+
+Test hook: with ``POKER_ENV_TEST_WRITES=DIR`` in the environment every atomic write
+appends ``<n> <path>`` to ``DIR/writes.log``; when ``DIR/pause_at`` holds ``n``, the
+n-th write of the process stops after writing its temporary file (before the
+rename), creates ``DIR/paused`` and sleeps (up to a minute), so that a test can kill
+the process in the middle of a write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = [
+    "FOLDER_MANIFEST",
+    "atomic_write",
+    "atomic_write_bytes",
+    "atomic_write_text",
+    "check_folder",
+    "check_parts",
+    "commit_folder",
+    "part_record",
+    "remove_stale_temporaries",
+    "sha256_of",
+]
+
+#: The manifest inside a checkpoint folder (written last, before the rename).
+FOLDER_MANIFEST = "checkpoint_complete.json"
+
+_TEMP = re.compile(r"^\..+\.\d+\.[0-9a-f]{8}\.tmp$")
+_TEMP_FOLDER = re.compile(r"^\..+\.tmp-(old-)?\d+-[0-9a-f]{8}$")
+_HOOK_ENV = "POKER_ENV_TEST_WRITES"
+_writes = 0
+
+
+def _test_hook(path: Path) -> None:
+    """The kill test's hook (see the module docstring); nothing without the variable."""
+    global _writes
+    folder = os.environ.get(_HOOK_ENV)
+    if not folder:
+        return
+    _writes += 1
+    hook = Path(folder)
+    with (hook / "writes.log").open("a") as log:
+        log.write(f"{_writes} {path}\n")
+    pause = hook / "pause_at"
+    if pause.is_file() and pause.read_text().strip() == str(_writes):
+        (hook / "paused").write_text(f"{_writes} {path}\n")
+        time.sleep(60.0)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - e.g. Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some file systems refuse
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any]) -> Path:
+    """Write ``path`` whole or not at all: ``write(f)`` fills a temporary file in the
+    same folder, which is flushed, fsynced and renamed over ``path``.
+
+    A failure (or a kill) leaves any old ``path`` as it was. Returns ``path``.
+    """
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with tmp.open("xb") as f:  # created with the umask's permissions, as open() does
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        _test_hook(out)
+        os.replace(tmp, out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_folder(out.parent)
+    return out
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+    """:func:`atomic_write` of ``data``."""
+    return atomic_write(path, lambda f: f.write(data))
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
+    """:func:`atomic_write` of ``text`` (UTF-8)."""
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_save(path: str | os.PathLike[str], save: Callable[[io.BytesIO], Any]) -> Path:
+    """:func:`atomic_write` of what ``save(buffer)`` writes to a memory buffer (for
+    writers that close the file they are given, such as SB3's ``model.save``)."""
+    buf = io.BytesIO()
+    save(buf)
+    return atomic_write_bytes(path, buf.getvalue())
+
+
+def remove_stale_temporaries(folders: Iterable[Path]) -> list[Path]:
+    """Remove the temporary files (and folders) a killed writer left in ``folders``."""
+    removed = []
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for p in folder.iterdir():
+            if p.is_file() and _TEMP.match(p.name):
+                p.unlink(missing_ok=True)
+                removed.append(p)
+            elif p.is_dir() and _TEMP_FOLDER.match(p.name):
+                shutil.rmtree(p, ignore_errors=True)
+                removed.append(p)
+    return removed
+
+
+def sha256_of(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def part_record(root: Path, path: Path) -> dict[str, Any]:
+    """A manifest's entry for the part ``path``: its name relative to ``root``, its
+    size and sha256."""
+    return {
+        "name": path.relative_to(root).as_posix(),
+        "size": path.stat().st_size,
+        "sha256": sha256_of(path),
+    }
+
+
+def check_parts(root: Path, parts: Iterable[Mapping[str, Any]]) -> str | None:
+    """Why the parts a manifest lists are not all there as written (None: they are)."""
+    for part in parts:
+        try:
+            name, size, digest = str(part["name"]), int(part["size"]), str(part["sha256"])
+        except (KeyError, TypeError, ValueError):
+            return f"a malformed part entry {dict(part)!r}"
+        p = root / name
+        if not p.is_file():
+            return f"it names {name}, which is missing"
+        have = p.stat().st_size
+        if have != size:
+            return f"{name} is {have:,} bytes, the manifest says {size:,} (torn or replaced)"
+        if sha256_of(p) != digest:
+            return f"{name} has other bytes than the manifest's sha256 (replaced or damaged)"
+    return None
+
+
+def commit_folder(
+    final: Path, write: Callable[[Path], Any], extra: Mapping[str, Any] | None = None
+) -> Path:
+    """Write a checkpoint folder as one unit: ``write(tmp)`` fills a temporary folder
+    beside ``final``; its files are fsynced and listed (sizes, sha256) in
+    :data:`FOLDER_MANIFEST`, and the folder is renamed to ``final`` (an old ``final``
+    is replaced). Returns ``final``."""
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    tmp = final.with_name(f".{final.name}.tmp-{tag}")
+    try:
+        tmp.mkdir()
+        write(tmp)
+        parts = []
+        for p in sorted(q for q in tmp.rglob("*") if q.is_file()):
+            with p.open("rb") as f:
+                os.fsync(f.fileno())
+            parts.append(part_record(tmp, p))
+        for d in sorted({p.parent for p in tmp.rglob("*")} | {tmp}):
+            fsync_folder(d)
+        manifest = {"parts": parts, **dict(extra or {})}
+        atomic_write_text(tmp / FOLDER_MANIFEST, json.dumps(manifest, indent=1))
+        if final.exists():
+            old = final.with_name(f".{final.name}.tmp-old-{tag}")
+            os.replace(final, old)
+            os.replace(tmp, final)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, final)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    fsync_folder(final.parent)
+    return final
+
+
+def check_folder(folder: Path) -> str | None:
+    """Why ``folder`` is not a complete checkpoint folder (None: it is)."""
+    manifest = folder / FOLDER_MANIFEST
+    if not manifest.is_file():
+        return f"no {FOLDER_MANIFEST} (its writing did not finish)"
+    try:
+        doc = json.loads(manifest.read_text())
+        parts = doc["parts"]
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"{FOLDER_MANIFEST} does not read ({exc})"
+    return check_parts(folder, parts)

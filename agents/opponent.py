@@ -6,7 +6,7 @@ any env's ``opponent=`` and by the play front ends:
 | level | what plays |
 |---|---|
 | ``easy`` | the game's heuristic baseline (:mod:`poker_env_agents.baselines`) |
-| ``normal`` | the shipped policy (``agents/models/``), sampled from its softmax |
+| ``normal`` | the shipped policy (``poker_env_agents/models/``), sampled from its softmax |
 | ``hard`` | the shipped policy at its strongest setting (the masked argmax) |
 | a path | that exported ``.npz`` policy (argmax; ``FILE.npz@sample`` samples) |
 
@@ -21,7 +21,10 @@ stake the next worn item when she must put in money she does not have.
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +33,14 @@ from numpy.typing import NDArray
 
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
+from poker_env_agents.assets import package_dir
 from poker_env_agents.registry import get_game, make_baseline, resolve_policy
 
-__all__ = ["LEVELS", "MODELS_DIR", "ComputerOpponent", "shipped_model"]
+__all__ = ["LEVELS", "MODELS_DIR", "ComputerOpponent", "shipped_model", "shipped_problem"]
 
 LEVELS = ("easy", "normal", "hard")
-MODELS_DIR = Path(__file__).resolve().parent / "models"
+#: The shipped policies: ``poker_env_agents/models/`` wherever the package is installed.
+MODELS_DIR = package_dir("poker_env_agents", "models")
 
 
 def shipped_model(game: str, options: Mapping[str, Any] | None = None) -> Path:
@@ -51,6 +56,59 @@ def shipped_model(game: str, options: Mapping[str, Any] | None = None) -> Path:
     else:
         name = "holdem_hu" if opts["num_players"] == 2 else f"holdem_{opts['num_players']}max"
     return MODELS_DIR / f"{name}.npz"
+
+
+def _trained_for(exc: Exception, path: Path) -> str:
+    """A policy file's refusal in a person's words, with the file's name only (never a path)."""
+    text = str(exc).replace(str(path), path.name)
+    diffs = dict(
+        (k, (a.strip(), b.strip()))
+        for k, a, b in re.findall(r"env option (\w+): file ([^,;]+), env ([^;]+)", text)
+    )
+    words = {
+        "num_players": lambda v: f"{v} players",
+        "deck": lambda v: f"the {52 if 'standard' in v else 32}-card deck",
+    }
+    said = [(words[k](a), words[k](b)) for k, (a, b) in diffs.items() if k in words]
+    if said:
+        was = ", ".join(a for a, _ in said)
+        now = ", ".join(b for _, b in said)
+        return f"the shipped model {path.name} was trained for {was}, not {now}"
+    if diffs:
+        was = ", ".join(f"{k} {a}" for k, (a, _) in diffs.items())
+        now = ", ".join(f"{k} {b}" for k, (_, b) in diffs.items())
+        return f"the shipped model {path.name} was trained for {was}, not {now}"
+    return text
+
+
+def shipped_problem(game: str, options: Mapping[str, Any] | None = None) -> str | None:
+    """Why ``normal`` and ``hard`` cannot play ``game`` with ``options`` (None: they can).
+
+    Decided from what ``agents/models/`` holds: the shipped file must exist and match
+    the env (the same check as loading it). The reason names the file, never a path.
+    """
+    path = shipped_model(game, options)
+    spec = get_game(game)
+    opts = spec.options(options)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return f"no trained opponent for this table (no shipped model {path.name})"
+    return _shipped_problem(spec.name, json.dumps(opts, sort_keys=True), str(path), stamp)
+
+
+@lru_cache(maxsize=256)
+def _shipped_problem(game: str, opts_json: str, path_text: str, stamp: int) -> str | None:
+    # Cached by the file's modification time: a model shipped while running counts.
+    from poker_env_agents.runtime import PolicyFileError
+
+    opts = json.loads(opts_json)
+    path = Path(path_text)
+    try:
+        resolve_policy(path_text + "@argmax", game, opts, 0)
+    except (PolicyFileError, ConfigError, OSError, ValueError) as exc:
+        return _trained_for(exc, path)
+    return None
 
 
 class ComputerOpponent:
@@ -82,12 +140,10 @@ class ComputerOpponent:
             self.source = "heuristic"
         elif level in ("normal", "hard"):
             path = shipped_model(spec.name, self.options)
-            if not path.is_file():
-                raise ConfigError(
-                    "level",
-                    level,
-                    f"'easy' or a policy file: no shipped model {path.name} in {MODELS_DIR}",
-                )
+            problem = shipped_problem(spec.name, self.options)
+            if problem is not None:
+                # The reason names the file, never its folder (it reaches web pages).
+                raise ConfigError("level", level, f"'easy' or a policy file: {problem}")
             mode = "@sample" if level == "normal" else "@argmax"
             self.policy = resolve_policy(str(path) + mode, policy_game, self.options, seed)
             self.source = str(path)

@@ -15,6 +15,12 @@ the run folder the config names when it holds checkpoints), copies the run's
 Dog's exact decision value against the reference, the draw's share of best-equity
 discards, the match's share of matches won). The same seed gives the same file and
 the same table.
+
+A ship is one unit: the new ``NAME.npz`` and its ``NAME.eval.json`` are staged in
+``agents/models/`` (hidden names), then swapped in together; a ship killed on the
+way leaves the folder as it was (the next ``ship_model.py`` run, any command, puts
+back the old pair of a swap that was cut short). ``--no-eval`` ships the file and
+removes the old table (which would describe another file).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from poker_env.errors import ConfigError  # noqa: E402
+from poker_env_agents.training.checkpoints import atomic_write_text  # noqa: E402
 
 #: name -> hands per baseline match (the heuristic's match gets ``strong_hands``), and
 #: the extra measures.
@@ -57,21 +64,51 @@ def _sha256(path: Path) -> str:
 
 def train(name: str) -> Path:
     """Train (or resume) the run of ``agents/configs/NAME.toml``; its folder."""
-    from poker_env_agents.training.train import _latest_checkpoint, load_config
+    from poker_env_agents.training.train import find_checkpoint, load_config
 
     config_path = CONFIGS_DIR / f"{name}.toml"
     config = load_config(config_path)
     run = ROOT / config.run_dir()
     cmd = [sys.executable, str(ROOT / "scripts" / "train.py"), "--config", str(config_path)]
-    latest = _latest_checkpoint(run) if run.is_dir() else None
-    if latest is not None:
-        if latest[0] >= config.timesteps and (run / "policy.npz").is_file():
-            print(f"{run}: already trained to {latest[0]:,} steps")
-            return run
+    latest, _ = find_checkpoint(run)
+    if latest is not None or (run / "config.toml").is_file():
+        if latest is not None and latest.steps >= config.timesteps:
+            if (run / "policy.npz").is_file():
+                print(f"{run}: already trained to {latest.steps:,} steps")
+                return run
+        # The newest complete checkpoint (a run killed before its first starts over).
         cmd += ["--resume", str(run)]
     print("+", " ".join(cmd), flush=True)
     subprocess.run(cmd, check=True, cwd=ROOT)
     return run
+
+
+def stage_model(models_dir: Path, name: str, policy: Path) -> Path:
+    """A copy of ``policy`` staged in ``models_dir`` for :func:`ship_files`."""
+    from poker_env_agents.training.checkpoints import stage
+
+    with policy.open("rb") as src:
+        return stage(models_dir, f"{name}.npz", lambda f: shutil.copyfileobj(src, f))
+
+
+def ship_files(models_dir: Path, name: str, staged: Path, doc: dict[str, Any] | None) -> None:
+    """Swap in the staged ``NAME.npz`` and its table ``doc`` (None: no table, the old
+    one removed) together: a kill on the way leaves ``models_dir`` as it was once
+    :func:`recover` has run."""
+    from poker_env_agents.training.checkpoints import replace_together, stage
+
+    table = None
+    if doc is not None:
+        text = (json.dumps(doc, indent=1) + "\n").encode("utf-8")
+        table = stage(models_dir, f"{name}.eval.json", lambda f: f.write(text))
+    replace_together(models_dir, {f"{name}.npz": staged, f"{name}.eval.json": table}, name)
+
+
+def recover(models_dir: Path) -> list[str]:
+    """Undo the ships a kill cut short (the models whose old files were put back)."""
+    from poker_env_agents.training.checkpoints import undo_unfinished
+
+    return undo_unfinished(models_dir)
 
 
 def evaluate(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
@@ -194,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-eval", action="store_true", help="train and ship without evaluating")
     p.add_argument("--seed", type=int, default=0, help="the evaluation's seed")
     args = p.parse_args(argv)
+    for unit in recover(MODELS_DIR):
+        print(f"{MODELS_DIR.relative_to(ROOT)}: undid the unfinished ship of {unit}")
     if args.list or not args.name:
         for name in MODELS:
             f = MODELS_DIR / f"{name}.npz"
@@ -208,15 +247,17 @@ def main(argv: list[str] | None = None) -> int:
         if not args.eval_only:
             run = train(args.name)
             MODELS_DIR.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(run / "policy.npz", target)
+            staged = stage_model(MODELS_DIR, args.name, run / "policy.npz")
+            doc = None if args.no_eval else evaluate(args.name, staged, seed=args.seed)
+            ship_files(MODELS_DIR, args.name, staged, doc)
             print(f"shipped {target.relative_to(ROOT)} ({target.stat().st_size / 1024:.0f} KiB)")
-        if not target.is_file():
+        elif not target.is_file():
             raise ConfigError("model", args.name, f"a shipped file {target} (train it first)")
-        if not args.no_eval:
+        elif not args.no_eval:
             doc = evaluate(args.name, target, seed=args.seed)
-            out = target.with_suffix(".eval.json")
-            out.write_text(json.dumps(doc, indent=1) + "\n")
-            print(f"wrote {out.relative_to(ROOT)}")
+            atomic_write_text(target.with_suffix(".eval.json"), json.dumps(doc, indent=1) + "\n")
+        if not args.no_eval:
+            print(f"wrote {target.with_suffix('.eval.json').relative_to(ROOT)}")
     except (ConfigError, ValueError, subprocess.CalledProcessError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -4,7 +4,8 @@ Examples::
 
     python scripts/train.py draw --timesteps 300000 --seed 0
     python scripts/train.py holdem --option num_players=6 --timesteps 2000000
-    python scripts/train.py --config agents/configs/draw.toml
+    python scripts/train.py --config draw52                # a shipped recipe, by name
+    python scripts/train.py --config my-recipe.toml        # or a TOML file
     python scripts/train.py --resume runs/draw-seed0      # continue a run
 
 Options on the command line override the config file. The run folder (``--out``,
@@ -26,6 +27,7 @@ from typing import Any
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from poker_env.errors import ConfigError
+from poker_env_agents import assets
 from poker_env_agents.registry import GAMES, parse_option
 from poker_env_agents.training.selfplay import OPPONENT_KINDS
 
@@ -57,7 +59,12 @@ def parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     p.add_argument("game", nargs="?", choices=sorted(GAMES), help="the game (or from --config)")
-    p.add_argument("--config", type=Path, help="a TOML file of TrainConfig fields")
+    p.add_argument(
+        "--config",
+        metavar="FILE|NAME",
+        help="a TOML file of TrainConfig fields, or a shipped recipe by name: "
+        + ", ".join(assets.shipped_configs()),
+    )
     p.add_argument("--resume", type=Path, metavar="RUN", help="continue the run in this folder")
     p.add_argument(
         "--option",
@@ -164,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
             overrides["out"] = str(args.resume)
             config = load_config(config_file, **overrides)
         else:
-            config = load_config(args.config, **overrides)
+            recipe = assets.config_file(args.config) if args.config is not None else None
+            config = load_config(recipe, **overrides)
         run = train(
             config,
             resume=args.resume is not None,

@@ -27,6 +27,7 @@ from poker_env.errors import PokerEnvError, as_int
 
 __all__ = [
     "GAME_NAMES",
+    "LEVEL_WORDS",
     "SAVE_FORMAT",
     "SAVE_VERSION",
     "Button",
@@ -45,6 +46,42 @@ SAVE_FORMAT = "poker_env.play"
 SAVE_VERSION = 1
 
 Event = dict[str, Any]
+
+#: What each opponent level is, as the tables say it.
+LEVEL_WORDS = {
+    "easy": "easy: the heuristic player",
+    "normal": "normal: the trained policy, sampled",
+    "hard": "hard: the trained policy at its strongest",
+}
+
+
+def level_text(level: str) -> str:
+    """The opponent level in words (a policy file: its file name only)."""
+    if level in LEVEL_WORDS:
+        return LEVEL_WORDS[level]
+    return f"the policy {level.partition('@')[0].replace(chr(92), '/').rsplit('/', 1)[-1]}"
+
+
+def decider(rank_a: int, rank_b: int) -> str | None:
+    """What decided between two hands of the same name (the kicker), as words, e.g.
+    ``"the Ace kicker beats the Queen"``; None when the names differ or they tie.
+
+    The evaluator's signature of a rank lists the ranks that compare, in order
+    (RULES.md §0: grouped ranks first, then the rest from the highest down).
+    """
+    from poker_env.evaluator import describe_hand
+    from poker_env.evaluator.tables import signature_of
+
+    if rank_a == rank_b or describe_hand(rank_a) != describe_hand(rank_b):
+        return None
+    _, a = signature_of(int(rank_a))
+    _, b = signature_of(int(rank_b))
+    hi, lo = (a, b) if rank_a > rank_b else (b, a)
+    words = "Two Three Four Five Six Seven Eight Nine Ten Jack Queen King Ace".split()
+    for x, y in zip(hi, lo, strict=False):
+        if x != y:
+            return f"the {words[x]} kicker beats the {words[y]}"
+    return None  # pragma: no cover - equal signatures are equal ranks
 
 
 class InputError(ValueError):
@@ -145,6 +182,10 @@ class Session(ABC):
         self.events: list[Event] = []
         #: Index in :attr:`events` where the person's latest action starts.
         self.mark = 0
+        #: Indices in :attr:`events` where each hand (a deal) starts.
+        self.hand_starts: list[int] = []
+        #: Cards the person has marked for the draw and not yet drawn (kept in saves).
+        self.marked: list[int] = []
 
     # ----- what a front end asks --------------------------------------------
     @property
@@ -163,6 +204,13 @@ class Session(ABC):
     def recent_events(self) -> list[Event]:
         """What happened since (and including) the person's latest action."""
         return self.events[self.mark :]
+
+    def shown_events(self) -> list[Event]:
+        """What a front end lists under "What happened": the whole hand in which the
+        person last acted and everything since, each event with ``new`` (it came
+        with or after the person's latest action)."""
+        start = max((i for i in self.hand_starts if i <= self.mark), default=0)
+        return [dict(e, new=i >= self.mark) for i, e in enumerate(self.events) if i >= start]
 
     def act(self, name: str, amount: object = None, cards: Sequence[object] = ()) -> list[Event]:
         """Apply the person's button ``name`` (with ``amount`` / marked ``cards``), then
@@ -269,12 +317,42 @@ class Session(ABC):
                 "opponent": self.opponent,
                 "seed": self.seed,
                 "state": self.game_state(),
+                "ui": self.ui_state(),
             }
         )
 
     def log(self, text: str, *, seat: int | None = None, kind: str = "action") -> None:
         """Add an event: ``text`` said of ``seat`` (None: the table)."""
         self.events.append({"seat": seat, "kind": kind, "text": text})
+
+    def log_hand(self, text: str) -> None:
+        """Add the event that starts a hand (a deal)."""
+        self.hand_starts.append(len(self.events))
+        self.log(text, kind="deal")
+
+    def ui_state(self) -> dict[str, Any]:
+        """What a save keeps of the front end: where the person's latest action starts
+        in the log (a load replays the same log) and the cards marked for the draw."""
+        return {"mark": self.mark, "marked": list(self.marked), "over": self.is_over}
+
+    def restore_ui(self, ui: object) -> None:
+        """Take back :meth:`ui_state` from a save (anything malformed is ignored: the
+        log then starts at the loaded position, nothing is marked)."""
+        if not isinstance(ui, dict):
+            return
+        mark = ui.get("mark")
+        if isinstance(mark, int) and not isinstance(mark, bool) and 0 <= mark <= len(self.events):
+            self.mark = mark
+        marked = ui.get("marked")
+        if isinstance(marked, list):
+            try:
+                self.marked = (
+                    list(self.check_cards(marked))
+                    if any(b.takes_cards for b in self.buttons())
+                    else []
+                )
+            except InputError:
+                self.marked = []
 
 
 def parse_save(text: str | bytes, game: str | None = None) -> dict[str, Any]:

@@ -35,7 +35,15 @@ from poker_env.games.draw import (
 )
 from poker_env.games.wardrobe import DEFAULT_WARDROBE
 from poker_env_agents.opponent import ComputerOpponent
-from poker_env_agents.play.common import Button, InputError, SaveFileError, Session, card_json
+from poker_env_agents.play.common import (
+    Button,
+    InputError,
+    SaveFileError,
+    Session,
+    card_json,
+    decider,
+    level_text,
+)
 
 __all__ = ["DrawSession"]
 
@@ -48,6 +56,8 @@ _PHASE_WORDS = {
     DrawPhase.MATCH_END: "match over",
 }
 _WHO = {HUMAN: "You", COMPUTER: "She"}
+#: The phases of a hand being played (its deal line is due once one is reached).
+_DEALT = (DrawPhase.PRE_DRAW, DrawPhase.DRAW, DrawPhase.POST_DRAW)
 
 
 def _names(outcome: HandOutcome) -> tuple[str, str] | None:
@@ -110,7 +120,8 @@ class DrawSession(Session):
         self._mask = np.zeros(2 + self._num_sizes + 33, np.int8)
         self.results: list[dict[str, Any]] = []
         self.bought_back: set[str] = set()
-        self.log(f"Hand 1: {self._first_text()}.", kind="deal")
+        self._announced = 0
+        self._announce()
         if not _replay:
             self.advance()
 
@@ -168,6 +179,8 @@ class DrawSession(Session):
             "title": "Five-card draw against the computer",
             "options": self.options,
             "opponent": self.opponent,
+            "level": level_text(self.opponent),
+            "antes": f"Each hand starts with two antes of {self.config.ante} in the pot.",
             "hand": g.hand_no,
             "phase": _PHASE_WORDS[g.phase],
             "first": "you" if g.first_seat == HUMAN else "she",
@@ -191,12 +204,23 @@ class DrawSession(Session):
                 for n in self.config.wardrobe
             ],
             "buttons": [b.to_json() for b in self.buttons()],
-            "events": self.recent_events(),
+            "events": self.shown_events(),
             "results": self.results,
+            "showdown": self.showdown(),
             "over": over,
             "winner": None if winner is None else ("you" if winner == HUMAN else "she"),
             "final": self.final_text() if over else None,
         }
+
+    def showdown(self) -> dict[str, Any] | None:
+        """The showdown that came with or after the person's latest action (the table
+        shows it until the person goes on), else None."""
+        if not self.results:
+            return None
+        r = self.results[-1]
+        if r["how"] != "showdown" or r["at"] < self.mark:
+            return None
+        return r
 
     def final_text(self) -> str:
         """The final screen's verdict (RULES.md §1 match end)."""
@@ -226,26 +250,44 @@ class DrawSession(Session):
             self._play(DrawAction(kind), amount)
 
     def _play(self, action: DrawAction, amount: int) -> None:
-        """Apply one action of either seat and log what it did."""
+        """Apply one action of either seat and log what it did.
+
+        The log follows the order of play: the stakes this action made her put up,
+        the action, the hand's outcome (the pot settling those stakes); then, once the
+        next hand is dealt (after her buy-back decision, if she has one), its deal line
+        and the stakes its ante made.
+        """
         g = self.g
         staked_before = set(g.wardrobe.at_stake)
         n = len(g.history)
         g.act(action, amount)
         records = g.history[n:]
         outcome = next((r.outcome for r in records if r.outcome is not None), None)
-        after = g.wardrobe.at_stake
+        after = set(g.wardrobe.at_stake)
+        order = self.config.wardrobe
+        dealt = not g.is_over and g.phase in _DEALT and g.hand_no != self._announced
         if outcome is not None and outcome.winner is not None:
-            new_stakes = list(after)  # every earlier stake was settled with the pot
+            # The pot settled every stake: those it settled that were not staked
+            # before were staked by this very action; what is at stake now, by the
+            # next hand's ante.
+            settled = set(outcome.items_lost) | set(outcome.items_redeemed)
+            now = [x for x in order if x in settled and x not in staked_before]
+            later = [x for x in order if x in after]
+        elif dealt:
+            now, later = [], [x for x in order if x in after and x not in staked_before]
         else:
-            new_stakes = [x for x in after if x not in staked_before]
-        if outcome is None:
-            self._log_stakes(new_stakes)
+            now, later = [x for x in order if x in after and x not in staked_before], []
+        self._log_stakes(now)
         for rec in records:
             self._log_record(rec)
-        if outcome is not None:
-            if not g.is_over:
-                self.log(f"Hand {g.hand_no}: {self._first_text()}.", kind="deal")
-            self._log_stakes(new_stakes)
+        if dealt:
+            self._announce()
+        self._log_stakes(later)
+
+    def _announce(self) -> None:
+        """The deal line of the hand now dealt."""
+        self._announced = self.g.hand_no
+        self.log_hand(f"Hand {self.g.hand_no}: {self._first_text()}.")
 
     def _log_stakes(self, items: list[str]) -> None:
         for item in items:
@@ -257,25 +299,37 @@ class DrawSession(Session):
 
     def _log_record(self, rec: ActionRecord) -> None:
         who = _WHO[rec.seat]
+        you = rec.seat == HUMAN
+        es = "" if you else "s"
         a = rec.action
         text = ""
+        # Sentences, with the seed's button name in brackets.
         if a == DrawAction.BET:
-            text = f"{who} BET {rec.amount}."
+            text = f"{who} bet{es} {rec.amount} (BET)."
         elif a == DrawAction.RAISE:
-            text = f"{who} RAISE {rec.amount} (put in {rec.chips_in})."
+            call = rec.chips_in - rec.amount
+            text = f"{who} call{es} {call} and raise{es} {rec.amount} (RAISE, {rec.chips_in} in)."
         elif a == DrawAction.STAY:
-            text = f"{who} STAY."
+            text = f"{who} stay{es} (STAY)."
         elif a == DrawAction.DROP:
-            text = f"{who} DROP."
+            text = f"{who} drop{es} (DROP)."
         elif a == DrawAction.DRAW:
-            text = f"{who} DRAW" + (f" (call {rec.chips_in})." if rec.chips_in else ".")
+            if rec.chips_in:
+                text = (
+                    f"{who} call{es} {rec.chips_in} and go{'' if you else 'es'} to the draw (DRAW)."
+                )
+            else:
+                text = f"{who} go{'' if you else 'es'} to the draw (DRAW)."
         elif a == DrawAction.CALL:
-            text = f"{who} CALL" + (f" (call {rec.chips_in})." if rec.chips_in else ".")
+            if rec.chips_in:
+                text = f"{who} call{es} {rec.chips_in} (CALL)."
+            else:
+                text = f"{who} call{es} for the showdown (CALL)."
         elif a == DrawAction.DISCARD:
             k = rec.cards_drawn
-            text = f"{who} change{'' if rec.seat == HUMAN else 's'} {k} card{'s' * (k != 1)}."
+            text = f"{who} change{es} {k} card{'s' * (k != 1)}."
             if k == 0:
-                text = f"{who} stand{'' if rec.seat == HUMAN else 's'} pat (no cards changed)."
+                text = f"{who} stand{es} pat (no cards changed)."
         elif a == DrawAction.BUY_BACK and rec.item_bought_back is not None:
             self.bought_back.add(rec.item_bought_back)
             text = f"She buys back her {rec.item_bought_back} for {rec.bank_paid}."
@@ -286,22 +340,27 @@ class DrawSession(Session):
 
     def _log_outcome(self, o: HandOutcome) -> None:
         names = _names(o)
+        at = len(self.events)
         lines = []
+        decided = None
         if o.hands is not None and names is not None:
-            lines.append(f"Showdown. You: {o.hands[HUMAN]}, {names[HUMAN]}.")
-            lines.append(f"She: {o.hands[COMPUTER]}, {names[COMPUTER]}.")
+            lines.append(f"You show {o.hands[HUMAN]}: {names[HUMAN]}.")
+            lines.append(f"She shows {o.hands[COMPUTER]}: {names[COMPUTER]}.")
+            if o.ranks is not None:
+                decided = decider(int(o.ranks[HUMAN]), int(o.ranks[COMPUTER]))
         if o.winner is None:
             if o.how == "showdown":
                 # RULES.md §1: a tie leaves the whole pot for the next hand.
-                lines.append(f"Tie: the pot of {o.pot} stays for the next hand.")
+                lines.append(f"A tie: the pot of {o.pot} stays for the next hand.")
         elif o.how == "drop":
             lines.append(
                 f"{_WHO[1 - o.winner]} dropped: {_WHO[o.winner].lower()} win"
                 f"{'' if o.winner == HUMAN else 's'} the pot of {o.pot}."
             )
         elif o.how == "showdown":
+            why = f" ({decided})" if decided else ""
             lines.append(
-                f"{_WHO[o.winner]} win{'' if o.winner == HUMAN else 's'} the pot of {o.pot}."
+                f"{_WHO[o.winner]} win{'' if o.winner == HUMAN else 's'} the pot of {o.pot}{why}."
             )
         for item in o.items_lost:
             lines.append(f"She loses her {item}.")
@@ -322,9 +381,12 @@ class DrawSession(Session):
                 if o.hands is None
                 else {"you": o.hands[HUMAN], "she": o.hands[COMPUTER]},
                 "names": None if names is None else {"you": names[HUMAN], "she": names[COMPUTER]},
+                "decided": decided,
                 "items_lost": list(o.items_lost),
                 "items_redeemed": list(o.items_redeemed),
                 "text": summary,
+                "lines": lines,
+                "at": at,
             }
         )
 

@@ -27,7 +27,14 @@ from poker_env.episode.holdem_result import hand_result
 from poker_env.errors import ConfigError, PokerEnvError, as_int
 from poker_env.games.holdem import ActionRecord, HoldemConfig, HoldemGame
 from poker_env_agents.opponent import ComputerOpponent
-from poker_env_agents.play.common import Button, SaveFileError, Session, card_json
+from poker_env_agents.play.common import (
+    Button,
+    SaveFileError,
+    Session,
+    card_json,
+    decider,
+    level_text,
+)
 
 __all__ = ["HoldemSession"]
 
@@ -86,6 +93,7 @@ class HoldemSession(Session):
         self.hands: list[dict[str, Any]] = []
         self.results: list[dict[str, Any]] = []
         self._over = False
+        self._last_pot = 0
         # While a save is replayed, the next hand comes from the save, not the deck.
         self._replaying = _replay
         if not _replay:
@@ -110,19 +118,25 @@ class HoldemSession(Session):
         else:
             out.append(Button("CHECK", "c", "CHECK"))
         if la.min_raise_to is not None:
+            opening = self._opening()
             out.append(
                 Button(
                     "RAISE",
                     "r",
-                    "RAISE",
+                    "BET" if opening else "RAISE",
                     la.min_raise_to,
                     la.max_raise_to,
-                    "raise to: your whole bet in this round",
+                    "the chips to bet" if opening else "raise to: your whole bet in this round",
                 )
             )
         if la.can_all_in and not la.all_in_is_call:
             out.append(Button("ALL_IN", "a", f"ALL-IN (to {la.all_in_to})"))
         return tuple(out)
+
+    def _opening(self) -> bool:
+        """No one has bet in this round yet (after the flop): a raise is the first bet."""
+        g = self.g
+        return g.phase == "betting" and max(g.bets()) == 0
 
     def view(self) -> dict[str, Any]:
         g = self.g
@@ -157,6 +171,11 @@ class HoldemSession(Session):
             "title": "Texas Hold'em",
             "options": self.options,
             "opponent": self.opponent,
+            "level": level_text(self.opponent),
+            "antes": (
+                f"Each hand starts with the blinds in the pot: {self.config.base // 2} and "
+                f"{self.config.base}."
+            ),
             "hand": g.hand_number,
             "street": g.street if betting else "",
             "board": [card_json(c) for c in parse_cards(g.board())] if betting else [],
@@ -165,8 +184,9 @@ class HoldemSession(Session):
             "to_act": seat_name(g.to_act) if betting and not self._over else None,
             "cards": [card_json(c) for c in parse_cards(mine)] if mine else [],
             "buttons": [b.to_json() for b in self.buttons()],
-            "events": self.recent_events(),
+            "events": self.shown_events(),
             "results": self.results,
+            "showdown": self.showdown(),
             "over": self._over,
             "winner": self._winner() if self._over else None,
             "final": self.final_text() if self._over else None,
@@ -176,11 +196,23 @@ class HoldemSession(Session):
         stacks = self.g.stacks()
         return seat_name(int(np.argmax(stacks)))
 
+    def showdown(self) -> dict[str, Any] | None:
+        """The showdown that came with or after the person's latest action (the table
+        shows it until the person goes on), else None."""
+        if not self.results:
+            return None
+        r = self.results[-1]
+        if not r["shown"] or r["at"] < self.mark:
+            return None
+        return r
+
     def final_text(self) -> str:
         """How the session ended: the person busted, or holds every chip."""
+        n = self.g.hand_number
+        hands = f"{n} hand{'s' * (n != 1)}"
         if self.g.stacks()[self.seat] == 0:
-            return f"Game over: you have no chips left after {self.g.hand_number} hands."
-        return f"Game over: you hold every chip after {self.g.hand_number} hands. You win!"
+            return f"You have no chips left after {hands}."
+        return f"You hold every chip after {hands}. You win!"
 
     # ----- actions ----------------------------------------------------------
     def apply(self, button: Button, amount: int | None, cards: tuple[int, ...]) -> None:
@@ -219,15 +251,16 @@ class HoldemSession(Session):
         """Apply one action of the seat to act, log it, and close a decided hand."""
         g = self.g
         board = g.board()
+        opening = self._opening()
         rec: ActionRecord = action()
-        self._log_action(rec)
+        self._log_action(rec, opening)
         self.hands[-1] = g.hand_record()
         if g.phase == "betting" and g.board() != board:
             self._log_board()
         if g.phase == "over":
             self._end_hand()
 
-    def _log_action(self, rec: ActionRecord) -> None:
+    def _log_action(self, rec: ActionRecord, opening: bool = False) -> None:
         who, s = seat_name(rec.seat), _s(rec.seat)
         if rec.action == "fold":
             text = f"{who} fold{s}."
@@ -235,6 +268,8 @@ class HoldemSession(Session):
             text = f"{who} check{s}."
         elif rec.action == "call":
             text = f"{who} call{s} {rec.amount}."
+        elif rec.action == "raise_to" and opening:
+            text = f"{who} bet{s} {rec.to}."
         elif rec.action == "raise_to":
             text = f"{who} raise{s} to {rec.to}."
         elif rec.action == "all_in":
@@ -252,11 +287,10 @@ class HoldemSession(Session):
         g.start_hand(deck=deck, button=button)
         self.hands.append(g.hand_record())
         sb, bb = g.small_blind, g.big_blind
-        self.log(
+        self.log_hand(
             f"Hand {g.hand_number}: {seat_name(g.button)} deal{_s(g.button)}; "
             f"blinds {seat_name(sb)} {g.bets()[sb]}, {seat_name(bb)} {g.bets()[bb]}. "
-            f"Your cards: {g.hole_cards(self.seat) or '-'}.",
-            kind="deal",
+            f"Your cards: {g.hole_cards(self.seat) or '-'}."
         )
         if g.phase == "over":
             # RULES.md §3: blinds can put everyone all-in; the hand is then decided.
@@ -265,16 +299,30 @@ class HoldemSession(Session):
     def _end_hand(self) -> None:
         g = self.g
         result = hand_result(g.state, g.hand_number)
-        names = [seat_name(q) for q in range(self.config.num_seats)]
-        lines = result.lines(names=names)
+        at = len(self.events)
+        lines = self._result_lines(result)
         for line in lines:
-            self.log(line.strip(), kind="result")
+            self.log(line, kind="result")
+        shown = [r for r in result.shown]
         self.results.append(
             {
                 "hand": result.hand,
                 "board": result.board,
                 "winners": [seat_name(q) for q in result.winners],
-                "text": " ".join(x.strip() for x in lines),
+                "text": " ".join(lines),
+                "lines": lines,
+                "pot": self._last_pot,
+                "shown": [
+                    {
+                        "seat": r.seat,
+                        "name": seat_name(r.seat),
+                        "cards": [card_json(c) for c in parse_cards(r.cards or "")],
+                        "hand": r.description,
+                        "won": r.won > 0,
+                    }
+                    for r in shown
+                ],
+                "at": at,
             }
         )
         # The stacks after the hand: busted players leave the table (RULES.md §3).
@@ -282,9 +330,49 @@ class HoldemSession(Session):
         with_chips = [q for q in range(self.config.num_seats) if stacks[q] > 0]
         if stacks[self.seat] == 0 or len(with_chips) < 2:
             self._over = True
-            self.log(self.final_text(), kind="result")
+            self.log(f"Game over: {self.final_text()}", kind="result")
         elif not self._replaying:
             self._start_hand()
+
+    def _result_lines(self, result: Any) -> list[str]:
+        """The hand's result as sentences, one per seat. The uncalled part of the
+        largest bet goes back to its bettor first: it is neither in the pot nor won."""
+        seats = list(result.seats)
+        put = sorted((r.put_in for r in seats), reverse=True)
+        top = max(seats, key=lambda r: r.put_in)
+        uncalled = put[0] - put[1] if len(put) > 1 else 0
+        pot = result.pot - uncalled
+        street = "before the flop" if result.street == "preflop" else f"on the {result.street}"
+        how = "showdown" if result.is_showdown else f"decided {street}"
+        board = f", board {result.board}" if result.board else ""
+        self._last_pot = pot
+        lines = [f"Hand {result.hand} over ({how}{board}): the pot is {pot}."]
+        if uncalled:
+            lines.append(f"The uncalled {uncalled} goes back to {seat_name(top.seat)}.")
+        shown = [r for r in result.shown]
+        best = max((r.rank for r in shown), default=-1)
+        for r in [*shown, *(r for r in seats if r.outcome != "showdown")]:
+            who, s = seat_name(r.seat), _s(r.seat)
+            won = r.won - (uncalled if r.seat == top.seat else 0)
+            if r.outcome == "showdown":
+                what = f"{who} show{s} {r.cards}: {r.description}"
+            elif r.outcome == "uncontested":
+                what = f"{who} take{s} it without showing"
+            elif r.outcome == "folded":
+                what = f"{who} folded"
+            else:
+                what = f"{who} left the table (penalty paid)"
+            if won > 0:
+                what += f", and win{s} {won}"
+                if r.outcome == "showdown":
+                    beaten = [x for x in shown if x.rank < r.rank]
+                    why = next((d for x in beaten if (d := decider(r.rank, x.rank))), None)
+                    if why:
+                        what += f" ({why})"
+                    if r.rank == best and sum(x.rank == best for x in shown) > 1:
+                        what += " (a split pot: the same hand)"
+            lines.append(f"{what} ({r.net:+d}).")
+        return lines
 
     # ----- saves ------------------------------------------------------------
     def game_state(self) -> dict[str, Any]:

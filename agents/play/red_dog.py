@@ -38,7 +38,7 @@ from poker_env.games.red_dog import (
     RedDogGame,
 )
 from poker_env_agents.opponent import ComputerOpponent
-from poker_env_agents.play.common import Button, SaveFileError, Session, card_json
+from poker_env_agents.play.common import Button, SaveFileError, Session, card_json, level_text
 
 __all__ = ["RedDogSession"]
 
@@ -127,6 +127,12 @@ class RedDogSession(Session):
             "title": "Red Dog",
             "options": self.options,
             "opponent": self.opponent,
+            "level": level_text(self.opponent),
+            "antes": (
+                f"Everyone antes {self.config.ante} into the pot at the start, and again "
+                "whenever a bet empties it (not after the game's last bet)."
+            ),
+            "showdown": None,
             "deal": min(g.deals_done + 1, self.config.num_rounds),
             "deals": self.config.num_rounds,
             "pot": g.pot,
@@ -136,7 +142,7 @@ class RedDogSession(Session):
             "turned": [card_json(c) for c in g.turned_cards],
             "shown": [card_json(c) for c in g.shown_cards],
             "buttons": [b.to_json() for b in self.buttons()],
-            "events": self.recent_events(),
+            "events": self.shown_events(),
             "results": self.results,
             "over": over,
             "winner": ", ".join(seat_name(q) for q in g.winners) if over else None,
@@ -151,7 +157,7 @@ class RedDogSession(Session):
         verb = "win" if g.winners == (self.seat,) else "wins"
         if self.seat in g.winners and len(g.winners) > 1:
             verb = "share the win"
-        return f"Game over: {names} {verb} with {max(g.chips)} chips (you hold {you})."
+        return f"{names} {verb} with {max(g.chips)} chips (you hold {you})."
 
     def apply(self, button: Button, amount: int | None, cards: tuple[int, ...]) -> None:
         if button.name == "BET":
@@ -193,10 +199,9 @@ class RedDogSession(Session):
             else:
                 self.log(f"The pot is empty: everyone antes again ({rec.pot_after}).", kind="deal")
         elif isinstance(rec, DealRecord):
-            self.log(
+            self.log_hand(
                 f"Deal {rec.deal + 1} of {self.config.num_rounds}: {seat_name(rec.dealer)} "
-                f"deal{'' if rec.dealer == self.seat else 's'}, {rec.hand_size} cards each.",
-                kind="deal",
+                f"deal{'' if rec.dealer == self.seat else 's'}, {rec.hand_size} cards each."
             )
         elif isinstance(rec, ForfeitRecord):
             text = f"{seat_name(rec.seat)} forfeit{'' if rec.seat == self.seat else 's'} 1 chip."
@@ -206,9 +211,10 @@ class RedDogSession(Session):
             you = rec.seat == self.seat
             verb = ("win" if rec.won else "lose") + ("" if you else "s")
             what = "the card" if rec.won else "the hand"
+            who = "you" if you else "it"
             text = (
                 f"{seat_name(rec.seat)} bet{'' if you else 's'} {rec.amount}; the dealer turns "
-                f"{format_card(rec.turned)}: {verb} {rec.amount}, showing {what} "
+                f"{format_card(rec.turned)}: {who} {verb} {rec.amount}, showing {what} "
                 f"{format_cards(rec.shown)}."
             )
             self.log(text, seat=rec.seat, kind="result")
@@ -222,7 +228,7 @@ class RedDogSession(Session):
                 kind="result",
             )
         elif isinstance(rec, GameOverRecord):
-            self.log(self.final_text(), kind="result")
+            self.log(f"Game over: {self.final_text()}", kind="result")
 
     def game_state(self) -> dict[str, Any]:
         state: dict[str, Any] = json.loads(self.g.to_json())

@@ -29,7 +29,7 @@ from rich.text import Text
 
 from poker_env.errors import ConfigError
 from poker_env_agents.play.common import GAME_NAMES, Button, InputError, SaveFileError, Session
-from poker_env_agents.play.sessions import load_session, new_session
+from poker_env_agents.play.sessions import load_session, new_session, trained_summary
 
 __all__ = ["main", "play", "render_screen"]
 
@@ -47,6 +47,10 @@ _KEYS_HELP = {
 
 class _Quit(Exception):
     """The person asked to stop (q, Ctrl-C, or the input ended)."""
+
+
+class _Note(str):
+    """A message that is not a refusal (the help): shown plainly, not in red."""
 
 
 def _card(card: dict[str, Any], fancy: bool, marked: bool = False) -> Text:
@@ -88,13 +92,57 @@ def _buttons_line(buttons: Sequence[Button]) -> Text:
 
 
 def _events(view: dict[str, Any]) -> RenderableType:
+    """The whole hand in which you last acted and all since (long lines wrap; a long
+    hand scrolls up the terminal), new lines marked with a dot."""
     lines = Text()
-    for e in view["events"][-14:]:
+    for e in view["events"]:
         style = {"result": "bold", "stake": "magenta", "deal": "dim"}.get(e["kind"], "")
         if e["seat"] == 0:
             style = "green"
-        lines.append("  " + e["text"] + "\n", style=style)
+        lines.append(("• " if e.get("new") else "  ") + e["text"] + "\n", style=style)
     return lines
+
+
+def _last_hand(view: dict[str, Any]) -> RenderableType | None:
+    """The previous hand's result, one line each, when the list above no longer holds it."""
+    results = view.get("results") or []
+    if not results or view["game"] == "reddog":
+        return None
+    last = results[-1]
+    texts = {e["text"] for e in view["events"]}
+    lines = last.get("lines") or [last["text"]]
+    if all(line in texts for line in lines):
+        return None
+    t = Text("Last hand:\n", style="bold")
+    for line in lines:
+        t.append("  " + line + "\n")
+    return t
+
+
+def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
+    """The showdown that just came: every hand shown, face up, with its name."""
+    sd = view.get("showdown")
+    if not sd:
+        return None
+    grid = Table.grid(padding=(0, 2))
+    if view["game"] == "draw":
+        for who, name in (("she", "SHE"), ("you", "YOU")):
+            cards = [_card_text(c) for c in sd["hands"][who].split()]
+            grid.add_row(Text(name, style="bold"), _cards(cards, fancy), Text(sd["names"][who]))
+    else:
+        for r in sd["shown"]:
+            mark = " (wins)" if r["won"] else ""
+            grid.add_row(
+                Text(r["name"], style="bold"), _cards(r["cards"], fancy), Text(r["hand"] + mark)
+            )
+    lines = sd.get("lines") or [sd["text"]]
+    verdict = [line for line in lines if " show" not in line]
+    grid.add_row(Text(""), Text(" ".join(verdict), style="bold"), Text(""))
+    return Panel(grid, title=f"Showdown · hand {sd['hand']}", title_align="left")
+
+
+def _card_text(text: str) -> dict[str, Any]:
+    return {"text": text, "rank": text[:-1], "suit": text[-1]}
 
 
 def _draw_table(view: dict[str, Any], fancy: bool, marked: frozenset[int]) -> RenderableType:
@@ -180,13 +228,22 @@ def render_screen(
     else:
         table = _players_table(view, fancy)
     parts: list[RenderableType] = [table]
+    parts.append(Text(f"Opponent level {view['level']}. {view['antes']}", style="dim"))
+    last = _last_hand(view)
+    if last is not None:
+        parts.append(last)
     if view["events"]:
         parts.append(Text("What happened:", style="bold"))
         parts.append(_events(view))
+    sd = _showdown(view, fancy)
+    if sd is not None:
+        parts.append(sd)
     if view["over"]:
         parts.append(Panel(Text(view["final"], style="bold"), title="Final", title_align="left"))
     else:
-        if message:
+        if isinstance(message, _Note):
+            parts.append(Text(str(message), style="cyan"))
+        elif message:
             parts.append(Text(f"Not accepted: {message}", style="bold red"))
         buttons = session.buttons()
         if buttons:
@@ -229,7 +286,7 @@ def _turn(
     if not text:
         return "type one of the keys in [ ] (? for help)"
     if text in ("?", "h", "help"):
-        return "keys: " + _KEYS_HELP[session.game]
+        return _Note("Keys: " + _KEYS_HELP[session.game] + "; q saves and quits.")
     tokens = text.replace(",", " ").split()
     if tokens[0].isdigit():
         # Card numbers: mark or unmark cards for the draw.
@@ -240,6 +297,7 @@ def _turn(
         except InputError as exc:
             return str(exc)
         marked.symmetric_difference_update(numbers)
+        session.marked = sorted(marked)
         return None
     try:
         button = session.find_button(tokens[0])
@@ -255,7 +313,8 @@ def _turn(
         return f"{text!r}: too many words; e.g. '{button.key} {button.min_amount or ''}'".strip()
     if button.takes_amount and amount is None:
         ask = f"{button.label}: how much ({button.min_amount}..{button.max_amount}"
-        ask += f", {button.amount_help})? " if button.amount_help else ")? "
+        ask += f", {button.amount_help}" if button.amount_help else ""
+        ask += "; an empty line to choose another button)? "
         while True:
             amount = _amount_word(button, _read(stdin, console, ask))
             if not amount:
@@ -296,7 +355,7 @@ def play(
     """
     stdin = stdin if stdin is not None else sys.stdin
     console = console if console is not None else Console()
-    marked: set[int] = set()
+    marked: set[int] = set(session.marked)
     message: str | None = None
     try:
         while not session.is_over:
@@ -304,6 +363,7 @@ def play(
                 console.clear()
             render_screen(session, console, frozenset(marked), message)
             message = _turn(session, console, stdin, marked)
+            session.marked = sorted(marked)
     except (_Quit, KeyboardInterrupt):
         console.print()
         _save(session, save_path, console)
@@ -312,11 +372,12 @@ def play(
     return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(trained: str = "") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="poker-play",
         description="Play against the computer: five-card draw (with her wardrobe), "
-        "Red Dog, Texas Hold'em; or serve the browser version.",
+        "Red Dog, Texas Hold'em; or serve the browser version."
+        + (f" The {trained}; easy plays every table." if trained else ""),
     )
     sub = p.add_subparsers(dest="game", required=True, metavar="{draw,reddog,holdem,web}")
     for game, help_ in (
@@ -328,7 +389,9 @@ def _parser() -> argparse.ArgumentParser:
         q.add_argument(
             "--opponent",
             default="easy",
-            help="easy (heuristic), normal, hard (shipped models) or a policy .npz file",
+            help="easy (heuristic, every table), normal, hard (shipped models: "
+            + (f"{trained}" if trained else "see poker-play --help")
+            + ") or a policy .npz file",
         )
         q.add_argument("--seed", type=int, default=None, help="seed of the deals (default random)")
         q.add_argument(
@@ -362,7 +425,10 @@ def main(
     console: Console | None = None,
 ) -> int:
     """The ``poker-play`` command; returns the exit status (2 for bad options)."""
-    args = _parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    # Which tables have trained opponents is read from the models folder: for --help only.
+    trained = trained_summary() if {"-h", "--help"} & set(words) else ""
+    args = _parser(trained).parse_args(words)
     if args.game == "web":
         from poker_env_agents.play.web.app import main as serve
 

@@ -18,6 +18,12 @@ A checkpoint that is a folder (RLlib's) is written under a temporary name, its
 files listed in a manifest inside it, then renamed into place
 (:func:`commit_folder`); :func:`check_folder` tells a complete one.
 
+Files that must change together in one folder (a shipped model and its evaluation
+table) are staged (:func:`stage`) and swapped in by :func:`replace_together`: the old
+files are kept as hard links and a journal is written before the first rename, and
+removed after the last; :func:`undo_unfinished` puts back the old files of a swap
+that a kill interrupted, so the folder is as it was before.
+
 Test hook: with ``POKER_ENV_TEST_WRITES=DIR`` in the environment every atomic write
 appends ``<n> <path>`` to ``DIR/writes.log``; when ``DIR/pause_at`` holds ``n``, the
 n-th write of the process stops after writing its temporary file (before the
@@ -41,6 +47,7 @@ from typing import IO, Any
 
 __all__ = [
     "FOLDER_MANIFEST",
+    "atomic_save",
     "atomic_write",
     "atomic_write_bytes",
     "atomic_write_text",
@@ -48,8 +55,12 @@ __all__ = [
     "check_parts",
     "commit_folder",
     "part_record",
+    "pause_point",
     "remove_stale_temporaries",
+    "replace_together",
     "sha256_of",
+    "stage",
+    "undo_unfinished",
 ]
 
 #: The manifest inside a checkpoint folder (written last, before the rename).
@@ -61,8 +72,11 @@ _HOOK_ENV = "POKER_ENV_TEST_WRITES"
 _writes = 0
 
 
-def _test_hook(path: Path) -> None:
-    """The kill test's hook (see the module docstring); nothing without the variable."""
+def pause_point(path: Path) -> None:
+    """The kill test's hook (see the module docstring); nothing without the variable.
+
+    Called by every atomic write before its rename, and between the renames of
+    :func:`replace_together`."""
     global _writes
     folder = os.environ.get(_HOOK_ENV)
     if not folder:
@@ -105,7 +119,7 @@ def atomic_write(path: str | os.PathLike[str], write: Callable[[IO[bytes]], Any]
             write(f)
             f.flush()
             os.fsync(f.fileno())
-        _test_hook(out)
+        pause_point(out)
         os.replace(tmp, out)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -231,3 +245,75 @@ def check_folder(folder: Path) -> str | None:
     except (ValueError, KeyError, TypeError) as exc:
         return f"{FOLDER_MANIFEST} does not read ({exc})"
     return check_parts(folder, parts)
+
+
+# ----- files that change together ------------------------------------------------------
+
+_JOURNAL = ".unit.json"
+
+
+def stage(folder: Path, name: str, write: Callable[[IO[bytes]], Any]) -> Path:
+    """Write the new ``folder/NAME`` under a staging name (for :func:`replace_together`)."""
+    return atomic_write(folder / f".staged.{name}", write)
+
+
+def replace_together(folder: Path, changes: Mapping[str, Path | None], unit: str) -> None:
+    """Replace ``folder/NAME`` by its staged file for each ``NAME -> staged`` of
+    ``changes`` (``None``: remove ``NAME``), all or none of them.
+
+    The old files are kept (hard links ``.backup.NAME``) and the journal
+    ``.UNIT.unit.json`` is written before the first rename; it is removed once the
+    last rename is done (the commit). A kill in between leaves the journal, and
+    :func:`undo_unfinished` then puts the old files back.
+    """
+    backups: dict[str, str | None] = {}
+    for name in changes:
+        old = folder / name
+        backup = folder / f".backup.{name}"
+        backup.unlink(missing_ok=True)
+        if old.exists():
+            os.link(old, backup)
+            backups[name] = backup.name
+        else:
+            backups[name] = None
+    journal = folder / f".{unit}{_JOURNAL}"
+    staged = {n: None if p is None else p.name for n, p in changes.items()}
+    atomic_write_text(journal, json.dumps({"changes": staged, "backups": backups}, indent=1))
+    for name, new in changes.items():
+        if new is None:
+            (folder / name).unlink(missing_ok=True)
+        else:
+            os.replace(new, folder / name)
+        pause_point(folder / name)
+    fsync_folder(folder)
+    journal.unlink()
+    fsync_folder(folder)
+    for b in backups.values():
+        if b is not None:
+            (folder / b).unlink(missing_ok=True)
+
+
+def undo_unfinished(folder: Path) -> list[str]:
+    """Put back the old files of every :func:`replace_together` that did not finish in
+    ``folder``, remove what staging left; the units undone."""
+    undone: list[str] = []
+    if not folder.is_dir():
+        return undone
+    for journal in sorted(folder.glob(f".*{_JOURNAL}")):
+        doc = json.loads(journal.read_text())
+        for name, backup in doc["backups"].items():
+            if backup is not None and (folder / backup).exists():
+                os.replace(folder / backup, folder / name)
+            elif backup is None:
+                (folder / name).unlink(missing_ok=True)  # it was not there before
+        for staged in doc["changes"].values():
+            if staged is not None:
+                (folder / staged).unlink(missing_ok=True)
+        fsync_folder(folder)
+        journal.unlink()
+        undone.append(journal.name[1 : -len(_JOURNAL)])
+    for p in list(folder.glob(".staged.*")) + list(folder.glob(".backup.*")):
+        p.unlink(missing_ok=True)
+    remove_stale_temporaries([folder])
+    fsync_folder(folder)
+    return undone

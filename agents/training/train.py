@@ -92,7 +92,8 @@ class TrainConfig:
             clip_range: MaskablePPO's hyperparameters.
         torch_threads: torch's intra-op threads.
         env_threads: threads of each vector env (random opponents only).
-        checkpoint_every: steps between checkpoints (0: none).
+        checkpoint_every: steps between checkpoints (0: none; taken between PPO
+            iterations, at the first iteration boundary past each multiple).
         eval_every: steps between evaluations logged to TensorBoard (0: none).
         eval_hands: hands per opponent in those evaluations and the final one.
         features: a feature set of :mod:`poker_env_agents.features` whose columns the policy
@@ -740,14 +741,14 @@ class _Run:
             seed = self.config.seed + len(self.pool) + 1 if seed is None else int(seed)
             self.pool.add(label, self.load_snapshot(snap, seed))
             self.pool_seeds[label] = seed
-        self.mix.assign(self.slots)
+        # The mix's next draw is the first rollout's (as in the run that was stopped).
 
 
 def _callback(run: _Run) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
     class _SelfPlay(BaseCallback):
-        """Opponent draws per rollout, snapshots, checkpoints, returns by opponent kind."""
+        """Opponent draws and checkpoints per rollout, snapshots, returns by opponent kind."""
 
         def __init__(self) -> None:
             super().__init__()
@@ -760,6 +761,13 @@ def _callback(run: _Run) -> Any:
             self.returns: dict[str, list[float]] = {}
 
         def _on_rollout_start(self) -> None:
+            # Checkpoints between iterations: the weights after the last update, the
+            # TensorBoard row of this step already written, the mix's state before
+            # this rollout's draw (a resumed run makes the same draw next).
+            n = int(run.model.num_timesteps)
+            if self.next_checkpoint and n >= self.next_checkpoint:
+                run.checkpoint()
+                self.next_checkpoint = _next_multiple(n, run.config.checkpoint_every)
             run.mix.assign(run.slots)
 
         def _on_step(self) -> bool:
@@ -775,9 +783,6 @@ def _callback(run: _Run) -> Any:
             if self.next_snapshot and n >= self.next_snapshot:
                 run.snapshot()
                 self.next_snapshot = _next_multiple(n, run.config.snapshot_every)
-            if self.next_checkpoint and n >= self.next_checkpoint:
-                run.checkpoint()
-                self.next_checkpoint = _next_multiple(n, run.config.checkpoint_every)
             if self.next_eval and n >= self.next_eval:
                 _log_evaluation(run, self.logger)
                 self.next_eval = _next_multiple(n, run.config.eval_every)

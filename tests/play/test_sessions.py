@@ -60,7 +60,7 @@ def test_any_legal_amount_is_played_exactly_not_a_pot_fraction() -> None:
     s.act("BET", 7)  # no pot fraction of the env's gives 7 into a pot of 10
     first = next(r for r in s.g.history if r.seat == HUMAN)
     assert (first.action, first.amount, first.chips_in) == (DrawAction.BET, 7, 7)
-    assert s.events[1]["text"] == "You BET 7."
+    assert s.events[1]["text"] == "You bet 7 (BET)."
 
 
 @pytest.mark.parametrize(
@@ -222,8 +222,8 @@ def test_a_tie_says_the_pot_stays_and_settles_no_stake() -> None:
     )
     s._log_outcome(tie)
     texts = [e["text"] for e in s.events if e["kind"] == "result"]
-    assert texts[0].startswith("Showdown. You: Ah Kd 9c 7s 3h, ")
-    assert texts[-1] == "Tie: the pot of 40 stays for the next hand."
+    assert texts[0].startswith("You show Ah Kd 9c 7s 3h: ")
+    assert texts[-1] == "A tie: the pot of 40 stays for the next hand."
     assert s.results[-1]["winner"] is None
 
 
@@ -241,7 +241,7 @@ def test_showdown_names_both_hands_with_the_evaluator() -> None:
         for who in ("you", "she"):
             rank = int(evaluate(parse_cards(r["hands"][who])[None])[0])
             assert r["names"][who] == describe_hand(rank)
-            assert f"{r['hands'][who]}, {r['names'][who]}" in r["text"]
+            assert f"{r['hands'][who]}: {r['names'][who]}" in r["text"]
 
 
 def test_staked_lost_redeemed_and_bought_back_items_are_shown() -> None:
@@ -282,7 +282,8 @@ def test_red_dog_seat_among_computers_plays_to_the_end() -> None:
         assert bet.min_amount == 1 and bet.max_amount == min(s.g.pot, s.g.chips[0])
         s.act("BET", bet.max_amount)
     view = s.view()
-    assert view["over"] and view["final"].startswith("Game over: ")
+    assert view["over"] and " with " in view["final"]
+    assert not view["final"].startswith("Game over")  # the final box's title says it
     # Every computer bet and forfeit is on the screen, with its seat.
     bets = [r for r in s.g.history if type(r).__name__ in ("BetRecord", "ForfeitRecord")]
     assert len(s.results) == len(bets)

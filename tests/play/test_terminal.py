@@ -94,8 +94,8 @@ def test_a_whole_draw_match_the_computer_wins(tmp_path: Path) -> None:
     assert code == 0
     assert "She won the match: you cannot pay the ante." in out
     # Showdowns name both hands (the evaluator's names).
-    assert "Showdown. You: " in out and "She: " in out
-    assert out.count("Showdown.") >= 2
+    assert "You show " in out and "She shows " in out
+    assert out.count("You show ") >= 2
 
 
 def test_the_same_lines_as_a_cycle_also_finish_a_match(tmp_path: Path) -> None:
@@ -127,7 +127,10 @@ def test_bad_input_is_asked_again_with_the_reason_and_changes_nothing(tmp_path: 
     # when the amount was asked again (after 3 and abc were refused).
     saved = json.loads((tmp_path / "s.json").read_text())
     assert saved["state"]["actions"][0] == ["BET", 7]
-    assert out.count("BET: how much (5..495, chips to bet)?") == 3
+    assert (
+        out.count("BET: how much (5..495, chips to bet; an empty line to choose another button)?")
+        == 3
+    )
 
 
 def test_cards_marked_by_number_then_draw(tmp_path: Path) -> None:
@@ -158,7 +161,8 @@ def test_save_with_q_and_resume_continue_the_same_match(tmp_path: Path) -> None:
     assert json.loads(text)["format"] == "poker_env.play"
     session = load_session(text)
     # The screen after resuming is the one that was left (the table, the buttons).
-    last_table = out[out.rindex("╭") : out.rindex("╯") + 1]
+    i = out.rindex("╭─ Five-card")
+    last_table = out[i : out.index("╯", i) + 1]
     code, again = _run(["draw", "--resume", str(save)], ["q"], save)
     assert code == 0
     assert again[again.index("╭") : again.index("╯") + 1] == last_table
@@ -202,7 +206,7 @@ def test_a_whole_holdem_game_at_a_table_of_three(tmp_path: Path) -> None:
         ["holdem", "--seed", "1", "--players", "3", "--money", "30"], lines, tmp_path / "s.json"
     )
     assert code == 0
-    assert "Game over: you" in out
+    assert "Game over: You" in out
     assert "Seat 1 " in out and "Seat 2 " in out
     assert "shows" in out  # hands shown down, named
 

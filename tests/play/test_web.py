@@ -44,7 +44,7 @@ def test_a_game_is_created_shown_and_played(client: TestClient, tmp_path: Path) 
     r = _act(client, gid, button="BET", amount=7)
     assert r.status_code == 200
     texts = [e["text"] for e in r.json()["view"]["events"]]
-    assert texts[0] == "You BET 7."
+    assert texts[:2] == ["Hand 1: you act first.", "You bet 7 (BET)."]
     assert client.get(f"/api/games/{gid}").json()["view"] == r.json()["view"]
     # Saved on disk after every change, as JSON named by the server.
     files = os.listdir(tmp_path / "games")

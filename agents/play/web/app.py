@@ -9,6 +9,10 @@ step). The page talks JSON to the API:
 | ``POST /api/games`` | ``{"game", "opponent", "deck", "players", "seed"?}`` | 201 ``{"id", "view"}`` |
 | ``GET /api/games/{id}`` | | ``{"id", "view"}`` |
 | ``POST /api/games/{id}/act`` | ``{"button", "amount"?, "cards"?}`` | ``{"id", "view"}`` |
+| ``GET /api/tables`` | | the levels and which tables the trained opponents play |
+
+A refused action (409) also carries ``view``, the game as it is now: a stale tab
+(an action taken in another tab) shows the current table at once.
 
 ``view`` is :meth:`poker_env_agents.play.common.Session.view`: the table from the person's
 seat, the legal buttons with their bounds, what just happened, each hand's result.
@@ -27,19 +31,35 @@ Safe by default:
 - no path from the client reaches the file system: the save file of a game is
   named by the server from the checked id, in the server's folder; opponents are
   levels by name (``easy``, ``normal``, ``hard``), never a path;
-- games are saved as JSON after every change (no pickle), so a page reload or a
-  server restart loses nothing.
+- games are saved as JSON after every change (no pickle), the log of what
+  happened included, so a page reload or a server restart loses nothing;
+- a body is refused from its declared ``Content-Length`` before it is read, and
+  reading stops at the limit; replaying a saved game runs off the event loop
+  under that game's own lock (other games and static files are not held up);
+- at most ``max_games`` games are kept: finished games go first, then games idle
+  for more than an hour, the oldest first; a game played within the hour is never
+  evicted (a new game is refused instead), and each client may start at most
+  ``creates_per_minute`` games a minute; the page of a game no longer kept says so;
+- every error answers JSON with the reason (a bug: 500 with its kind, no
+  traceback); tables the trained opponents cannot play are refused with the reason
+  (and the start page does not offer them).
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import re
 import secrets
+import socket
+import sys
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -49,33 +69,59 @@ from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from poker_env.errors import ConfigError
+from poker_env_agents.assets import package_dir
 from poker_env_agents.play.common import GAME_NAMES, InputError, SaveFileError, Session
-from poker_env_agents.play.sessions import load_session, new_session
+from poker_env_agents.play.sessions import (
+    TABLE_CHOICES,
+    load_session,
+    new_session,
+    table_problem,
+    trained_summary,
+    trained_tables,
+)
 
-__all__ = ["ID_PATTERN", "GameStore", "create_app", "main"]
+__all__ = ["ID_PATTERN", "GameStore", "create_app", "host_settings", "main"]
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = package_dir("poker_env_agents.play.web", "static")
 #: A game id: what ``secrets.token_urlsafe(16)`` makes (22 URL-safe characters).
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}")
 MAX_BODY = 4096
 LEVELS = ("easy", "normal", "hard")
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+#: A game not played for this long may be evicted when the store is full (seconds).
+IDLE_AFTER = 3600.0
 _CREATE_KEYS = {"game", "opponent", "deck", "players", "seed", "money", "items"}
 _ACT_KEYS = {"button", "amount", "cards"}
 
+EXPIRED_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>poker_env: no such game</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css"></head>
+<body class="start"><main class="start-card" id="expired">
+<h1>This game is not here</h1>
+<p class="lead">The server no longer keeps a game at this address: it was never
+started, or it expired (the server keeps a limited number of games, finished and
+long-idle ones go first).</p>
+<p><a class="primary" href="/">Start a new game</a></p>
+</main></body></html>
+"""
+
 
 class RequestError(Exception):
-    """A request refused: ``status`` and the reason sent back."""
+    """A request refused: ``status``, the reason sent back, and extra JSON fields."""
 
-    def __init__(self, status: int, reason: str) -> None:
+    def __init__(self, status: int, reason: str, **extra: Any) -> None:
         super().__init__(reason)
         self.status = status
         self.reason = reason
+        self.extra = extra
 
 
 class GameStore:
@@ -83,49 +129,82 @@ class GameStore:
 
     Files are named by the server (``<id>.json``) from ids that match
     :data:`ID_PATTERN`; a game not in memory (after a restart) is loaded from its
-    file by replaying it.
+    file by replaying it. Each game has its own lock (a replay of one long match
+    holds up no other game); :attr:`lock` guards only the store's own tables.
 
     Args:
         directory: the folder of the saved games (created, private to the user).
-        max_games: the most games kept (the oldest file goes first beyond it).
+        max_games: the most games kept (see :meth:`_prune` for which go first).
+        idle_after: seconds without play after which a game may be evicted.
     """
 
-    def __init__(self, directory: Path, max_games: int = 1000) -> None:
+    def __init__(
+        self, directory: Path, max_games: int = 1000, idle_after: float = IDLE_AFTER
+    ) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.max_games = max_games
+        self.idle_after = idle_after
         self._games: dict[str, Session] = {}
-        # One lock for every game: a local app serves one person, and numba's
-        # compiled steps hold the GIL anyway.
+        self._locks: dict[str, threading.Lock] = {}
+        # gid -> (finished, last played, wall clock): what eviction looks at.
+        self._index: dict[str, tuple[bool, float]] = {}
         self.lock = threading.Lock()
+        for p in self.directory.glob("*.json"):
+            if ID_PATTERN.fullmatch(p.stem):
+                self._index[p.stem] = (_saved_over(p), p.stat().st_mtime)
 
     def _path(self, gid: str) -> Path:
         if not ID_PATTERN.fullmatch(gid):
             raise RequestError(404, "no such game")
         return self.directory / f"{gid}.json"
 
+    @contextmanager
+    def locked(self, gid: str) -> Iterator[None]:
+        """Hold game ``gid``'s own lock."""
+        self._path(gid)
+        with self.lock:
+            lock = self._locks.setdefault(gid, threading.Lock())
+        with lock:
+            yield
+
+    def __len__(self) -> int:
+        with self.lock:
+            return len(self._index)
+
     def create(self, game: str, options: dict[str, Any]) -> tuple[str, Session]:
         """A new game; returns its id and session.
 
         Raises:
             ConfigError: a bad option (the session's own checks).
+            RequestError: 503 when the store is full of games played within the hour.
         """
+        with self.lock:
+            room = self._make_room()
+        if not room:
+            raise RequestError(
+                503,
+                f"the server keeps {self.max_games} games and every one was played within "
+                "the hour: finish one or try again later",
+            )
         session = new_session(game, **options)
         gid = secrets.token_urlsafe(16)
-        self._games[gid] = session
-        self.save(gid, session)
-        self._prune()
+        with self.locked(gid):
+            with self.lock:
+                self._games[gid] = session
+            self.save(gid, session)
         return gid, session
 
     def get(self, gid: str) -> Session:
-        """The game ``gid``, from memory or its file.
+        """The game ``gid``, from memory or its file (call with its lock held).
 
         Raises:
             RequestError: 404 for an id that is malformed or names no game; 409 when
                 the saved game cannot be loaded.
         """
         path = self._path(gid)
-        session = self._games.get(gid)
+        with self.lock:
+            session = self._games.get(gid)
         if session is not None:
             return session
         try:
@@ -136,7 +215,9 @@ class GameStore:
             session = load_session(text)
         except (SaveFileError, ConfigError) as exc:
             raise RequestError(409, f"the saved game cannot be loaded: {exc}") from None
-        self._games[gid] = session
+        with self.lock:
+            self._games[gid] = session
+            self._index.setdefault(gid, (session.is_over, time.time()))
         return session
 
     def save(self, gid: str, session: Session) -> None:
@@ -145,12 +226,86 @@ class GameStore:
         tmp = path.with_name(f".{gid}.tmp")
         tmp.write_text(session.to_json(), encoding="utf-8")
         os.replace(tmp, path)
+        with self.lock:
+            self._index[gid] = (session.is_over, time.time())
 
-    def _prune(self) -> None:
-        files = sorted(self.directory.glob("*.json"), key=lambda p: p.stat().st_mtime)
-        for p in files[: max(0, len(files) - self.max_games)]:
-            self._games.pop(p.stem, None)
-            p.unlink(missing_ok=True)
+    def _make_room(self) -> bool:
+        """Evict games until one more fits (finished ones first, then those idle for
+        more than ``idle_after``, the oldest first); False if none may go."""
+        excess = len(self._index) + 1 - self.max_games
+        if excess <= 0:
+            return True
+        now = time.time()
+        finished = sorted((t, g) for g, (over, t) in self._index.items() if over)
+        idle = sorted(
+            (t, g) for g, (over, t) in self._index.items() if not over and now - t > self.idle_after
+        )
+        for _, gid in (finished + idle)[:excess]:
+            self._evict(gid)
+        return len(self._index) < self.max_games
+
+    def _evict(self, gid: str) -> None:
+        self._index.pop(gid, None)
+        self._games.pop(gid, None)
+        self._locks.pop(gid, None)
+        (self.directory / f"{gid}.json").unlink(missing_ok=True)
+
+
+def _saved_over(path: Path) -> bool:
+    """Whether the save at ``path`` is of a finished game (its envelope says so)."""
+    try:
+        ui = json.loads(path.read_text(encoding="utf-8")).get("ui")
+    except (OSError, ValueError, AttributeError):
+        return True  # unreadable: the first to go
+    return bool(isinstance(ui, dict) and ui.get("over"))
+
+
+class CreateLimit:
+    """At most ``per_minute`` new games a minute from one client address."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._times: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def check(self, client: str) -> None:
+        """Count one new game from ``client``.
+
+        Raises:
+            RequestError: 429 beyond the limit, saying when to try again.
+        """
+        now = time.monotonic()
+        with self._lock:
+            if len(self._times) > 10_000:  # bounded memory under a flood of addresses
+                self._times = {k: v for k, v in self._times.items() if v and now - v[-1] < 60}
+            q = self._times.setdefault(client, deque())
+            while q and now - q[0] >= 60:
+                q.popleft()
+            if len(q) >= self.per_minute:
+                wait = max(1, int(60 - (now - q[0])) + 1)
+                raise RequestError(
+                    429,
+                    f"too many new games from this address: at most {self.per_minute} a "
+                    f"minute; try again in {wait} s",
+                )
+            q.append(now)
+
+
+async def _read_body(request: Request) -> bytes:
+    """The body, refused from its declared length before reading, and read at most to
+    :data:`MAX_BODY` (a larger one is refused when the limit is passed)."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not declared.strip().isdigit():
+            raise RequestError(400, "Content-Length must be a whole number of bytes")
+        if int(declared) > MAX_BODY:
+            raise RequestError(413, f"the body is larger than {MAX_BODY} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise RequestError(413, f"the body is larger than {MAX_BODY} bytes")
+    return bytes(body)
 
 
 async def _json_body(request: Request, keys: set[str]) -> dict[str, Any]:
@@ -158,9 +313,7 @@ async def _json_body(request: Request, keys: set[str]) -> dict[str, Any]:
     ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if ctype != "application/json":
         raise RequestError(415, "send the body as JSON (Content-Type: application/json)")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise RequestError(413, f"the body is larger than {MAX_BODY} bytes")
+    body = await _read_body(request)
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):
@@ -216,6 +369,16 @@ def _create_options(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         players = _int_field(data, "players", 2, 10)
         if players is not None:
             opts["players"] = players
+    if opponent != "easy":
+        option = TABLE_CHOICES[str(game)][0]
+        value = opts.get(option, 52 if option == "deck" else (4 if game == "reddog" else 2))
+        problem = table_problem(str(game), value)
+        if problem is not None:
+            raise RequestError(
+                400,
+                f"{opponent} needs a trained opponent for this table: {problem}; "
+                f"{trained_summary()} (easy plays every table)",
+            )
     return str(game), opts
 
 
@@ -242,10 +405,23 @@ def _answer(gid: str, session: Session, status: int = 200) -> JSONResponse:
     return JSONResponse({"id": gid, "view": session.view()}, status_code=status)
 
 
+def _tables() -> dict[str, Any]:
+    """What the start page offers: the levels, and for each game and deck or table size
+    None where ``normal`` and ``hard`` play it, else why not."""
+    return {
+        "levels": list(LEVELS),
+        "option": {g: opt for g, (opt, _) in TABLE_CHOICES.items()},
+        "trained": {g: {str(v): why for v, why in t.items()} for g, t in trained_tables().items()},
+        "summary": trained_summary(),
+    }
+
+
 def create_app(
     data_dir: Path | str,
     allowed_hosts: Sequence[str] | None = None,
     max_games: int = 1000,
+    creates_per_minute: int = 30,
+    idle_after: float = IDLE_AFTER,
 ) -> Starlette:
     """The app, its games saved under ``data_dir``.
 
@@ -253,8 +429,11 @@ def create_app(
         data_dir: the folder of the saved games.
         allowed_hosts: the Host names answered (None: the loopback names).
         max_games: the most games kept on disk.
+        creates_per_minute: the most new games a minute from one client address.
+        idle_after: seconds without play after which a game may be evicted.
     """
-    store = GameStore(Path(data_dir), max_games)
+    store = GameStore(Path(data_dir), max_games, idle_after)
+    limit = CreateLimit(creates_per_minute)
 
     def guarded(
         handler: Callable[[Request], Awaitable[Response]],
@@ -263,21 +442,29 @@ def create_app(
             try:
                 return await handler(request)
             except RequestError as exc:
-                return JSONResponse({"error": exc.reason}, status_code=exc.status)
+                return JSONResponse({"error": exc.reason, **exc.extra}, status_code=exc.status)
+            except Exception as exc:  # a bug: still JSON with a reason, never a traceback
+                import traceback
+
+                traceback.print_exc(file=sys.stderr)
+                return JSONResponse(
+                    {"error": f"the server failed ({type(exc).__name__}); nothing was changed"},
+                    status_code=500,
+                )
 
         return endpoint
 
     async def create(request: Request) -> Response:
         data = await _json_body(request, _CREATE_KEYS)
         game, opts = _create_options(data)
+        limit.check(request.client.host if request.client else "?")
 
         def work() -> Response:
-            with store.lock:
-                try:
-                    gid, session = store.create(game, opts)
-                except ConfigError as exc:
-                    raise RequestError(400, str(exc)) from None
-                return _answer(gid, session, 201)
+            try:
+                gid, session = store.create(game, opts)
+            except ConfigError as exc:
+                raise RequestError(400, str(exc)) from None
+            return _answer(gid, session, 201)
 
         return await run_in_threadpool(work)
 
@@ -285,7 +472,7 @@ def create_app(
         gid = request.path_params["gid"]
 
         def work() -> Response:
-            with store.lock:
+            with store.locked(gid):
                 return _answer(gid, store.get(gid))
 
         return await run_in_threadpool(work)
@@ -296,25 +483,44 @@ def create_app(
         button, amount, cards = _act_fields(data)
 
         def work() -> Response:
-            with store.lock:
+            with store.locked(gid):
                 session = store.get(gid)
                 try:
                     session.act(button, amount, cards)
                 except InputError as exc:
-                    raise RequestError(409, str(exc)) from None
+                    # The game as it is now comes with the refusal: a stale tab resyncs.
+                    raise RequestError(409, str(exc), id=gid, view=session.view()) from None
                 store.save(gid, session)
                 return _answer(gid, session)
 
         return await run_in_threadpool(work)
+
+    async def tables(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(_tables))
 
     async def start_page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
     async def game_page(request: Request) -> Response:
         gid = request.path_params["gid"]
-        with store.lock:
-            store.get(gid)  # 404 for an unknown game
+
+        def work() -> bool:
+            # A replay after a restart runs here, off the event loop.
+            try:
+                with store.locked(gid):
+                    store.get(gid)
+            except RequestError as exc:
+                if exc.status == 404:
+                    return False
+                raise
+            return True
+
+        if not await run_in_threadpool(work):
+            return HTMLResponse(EXPIRED_PAGE, status_code=404)
         return FileResponse(STATIC / "game.html")
+
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     async def page_404(request: Request) -> Response:
         raise RequestError(404, "not found")
@@ -339,7 +545,9 @@ def create_app(
     hosts = list(allowed_hosts) if allowed_hosts is not None else LOOPBACK_HOSTS
     routes = [
         Route("/", guarded(start_page)),
+        Route("/favicon.ico", guarded(favicon)),
         Route("/game/{gid}", guarded(game_page)),
+        Route("/api/tables", guarded(tables)),
         Route("/api/games", guarded(create), methods=["POST"]),
         Route("/api/games/{gid}", guarded(show)),
         Route("/api/games/{gid}/act", guarded(act), methods=["POST"]),
@@ -363,21 +571,79 @@ def default_data_dir() -> Path:
     return Path(env) if env else Path.home() / ".poker_env" / "games"
 
 
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _url_host(host: str) -> str:
+    bare = host.strip("[]")
+    return f"[{bare}]" if ":" in bare else bare
+
+
+def host_settings(
+    host: str, port: int, allow: Sequence[str] = ()
+) -> tuple[list[str], str, str | None]:
+    """The Host names answered, the address to open, and a warning (None on loopback)
+    for serving on ``host``: port ``port``, ``allow`` more names to answer.
+
+    On a loopback address only loopback names are answered. On any other address the
+    game is open to the network without authentication: the warning says so plainly,
+    and the Host check still answers only the loopback names, this machine's name and
+    addresses, the address bound and the ``allow`` names (never any name at all).
+    """
+    names = list(LOOPBACK_HOSTS) + [a for a in allow if a]
+    if _is_loopback(host):
+        return names + ([host] if host not in names else []), f"http://localhost:{port}/", None
+    wildcard = host.strip("[]") in ("0.0.0.0", "::", "")
+    machine = socket.gethostname()
+    extra = [machine, socket.getfqdn()]
+    try:
+        extra += socket.gethostbyname_ex(machine)[2]
+    except OSError:
+        pass
+    if not wildcard:
+        extra += [host.strip("[]"), _url_host(host)]
+    for n in extra:
+        if n and n not in names:
+            names.append(n)
+    shown = machine if wildcard else _url_host(host)
+    warning = (
+        f"WARNING: --host {host} opens the game to the network: anyone who can reach this "
+        f"machine on port {port} can start and play games here, with no password or other "
+        "authentication. Use the default 127.0.0.1 to play on this machine only. Host names "
+        f"answered: {', '.join(names)} (add one with --allow-host NAME)."
+    )
+    return names, f"http://{shown}:{port}/", warning
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``serve.py`` / ``poker-play web`` command: run the app with uvicorn."""
     p = argparse.ArgumentParser(
-        prog="serve.py", description="Play against the computer in the browser."
+        prog="serve.py",
+        description="Play against the computer in the browser. " + trained_summary() + ".",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data", type=Path, default=None, help="folder of the saved games")
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another Host name to answer (off loopback), e.g. the name others type",
+    )
     args = p.parse_args(argv)
     import uvicorn
 
-    loopback = args.host in ("127.0.0.1", "localhost", "::1")
-    # Another address was chosen on purpose: answer whatever name reaches it.
-    hosts = None if loopback else ["*"]
+    hosts, url, warning = host_settings(args.host, args.port, args.allow_host)
     app = create_app(args.data or default_data_dir(), allowed_hosts=hosts)
-    print(f"Open http://{'localhost' if loopback else args.host}:{args.port}/ in a browser.")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    if warning:
+        print(warning, file=sys.stderr)
+    print(f"Open {url} in a browser.")
+    uvicorn.run(app, host=args.host.strip("[]"), port=args.port, log_level="warning")
     return 0

@@ -15,6 +15,20 @@
   let view = null;
   let marked = new Set();
   let busy = false;
+  const DISMISSED = "poker_env.showdown." + gid;
+
+  // The showdown pause: a showdown that came with the person's latest action stays on
+  // the table until "Next hand" (or the key n / Enter); a reload shows it again until then.
+  function pausing() {
+    const sd = view && view.showdown;
+    return !!sd && sessionStorage.getItem(DISMISSED) !== String(sd.hand);
+  }
+
+  function nextHand() {
+    if (!pausing()) return;
+    sessionStorage.setItem(DISMISSED, String(view.showdown.hand));
+    render(false);
+  }
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -34,6 +48,10 @@
     e.title = c.text;
     e.dataset.card = c.text;
     return e;
+  }
+
+  function textCard(t) {
+    return { text: t, rank: t.slice(0, -1), suit: t.slice(-1) };
   }
 
   function backEl() {
@@ -61,8 +79,15 @@
     const info = el("div", "info",
       `money ${her.money} · bet ${her.bet}` + (her.drawn === null ? "" : ` · drew ${her.drawn}`));
     const cards = el("div", "cards");
-    for (let i = 0; i < 5; i++) cards.append(backEl());
+    const sd = pausing() ? view.showdown : null;
+    if (sd) {
+      sd.hands.she.split(" ").forEach((t) => cards.append(cardEl(textCard(t))));
+      if (sd.winner === "she") box.classList.add("winner");
+    } else {
+      for (let i = 0; i < 5; i++) cards.append(backEl());
+    }
     box.append(name, cards, info);
+    if (sd) box.append(el("span", "hand-name-tag", sd.names.she));
     opp.append(box);
 
     const w = $("wardrobe");
@@ -80,11 +105,24 @@
       w.append(pill);
     }
 
-    $("pot").textContent = `Pot ${view.pot}` + (view.to_call ? ` · ${view.to_call} to call` : "");
+    $("pot").textContent = pausing()
+      ? `Pot ${view.showdown.pot}`
+      : `Pot ${view.pot}` + (view.to_call ? ` · ${view.to_call} to call` : "");
     $("board").replaceChildren();
 
     const mine = $("my-cards");
     mine.replaceChildren();
+    const sdMine = pausing() ? view.showdown : null;
+    $("me").classList.toggle("winner", !!sdMine && sdMine.winner === "you");
+    if (sdMine) {
+      // Your showdown hand, in its place, with its name (the next deal waits).
+      sdMine.hands.you.split(" ").forEach((t) => mine.append(cardEl(textCard(t))));
+      $("my-info").textContent = `You · money ${view.you.money}`;
+      $("hint").textContent = sdMine.names.you;
+      $("title").textContent = `Five-card draw · hand ${sdMine.hand} · showdown`;
+      $("status").textContent = "showdown";
+      return;
+    }
     const clickable = drawButtonTakesCards();
     view.you.cards.forEach((c, i) => {
       const n = i + 1;
@@ -95,7 +133,12 @@
         e.tabIndex = 0;
         e.setAttribute("role", "button");
         e.setAttribute("aria-pressed", marked.has(n) ? "true" : "false");
+        e.setAttribute("aria-label", `card ${n}: ${c.text}` + (marked.has(n) ? ", marked" : ""));
         e.addEventListener("click", () => toggle(n));
+        e.addEventListener("keydown", (ev) => {
+          // As the role says: Space or Enter presses it.
+          if (ev.key === " " || ev.key === "Enter") { ev.preventDefault(); ev.stopPropagation(); toggle(n); }
+        });
       }
       mine.append(e);
     });
@@ -126,16 +169,21 @@
       const tags = holdem ? p.roles.join(" ") : (p.dealer ? "dealer" : "");
       if (tags) name.append(el("span", "tag", tags));
       const cards = el("div", "cards small");
-      if (holdem && p.in_hand) { cards.append(backEl(), backEl()); }
+      const shown = pausing() && holdem ? view.showdown.shown.find((r) => r.seat === p.seat) : null;
+      if (shown) {
+        shown.cards.forEach((c) => cards.append(cardEl(c)));
+        if (shown.won) box.classList.add("winner");
+      } else if (holdem && p.in_hand) { cards.append(backEl(), backEl()); }
       let info = `chips ${p.chips}`;
       if (holdem && p.bet) info += ` · bet ${p.bet}`;
       if (!p.seated) info += " · left";
       else if (!holdem && p.has_bet) info += " · has bet";
       box.append(name, cards, el("div", "info", info));
+      if (shown) box.append(el("span", "hand-name-tag", shown.hand));
       opp.append(box);
     }
     $("wardrobe").classList.add("hidden");
-    $("pot").textContent = `Pot ${view.pot}`;
+    $("pot").textContent = `Pot ${pausing() ? view.showdown.pot : view.pot}`;
     const board = $("board");
     board.replaceChildren();
     if (holdem) {
@@ -153,7 +201,15 @@
     }
     const mine = $("my-cards");
     mine.replaceChildren();
-    view.cards.forEach((c) => mine.append(cardEl(c)));
+    const mineShown = pausing() && holdem ? view.showdown.shown.find((r) => r.seat === 0) : null;
+    $("me").classList.toggle("winner", !!mineShown && mineShown.won);
+    if (pausing() && holdem) {
+      if (mineShown) mineShown.cards.forEach((c) => mine.append(cardEl(c)));
+      board.replaceChildren();
+      view.showdown.board.split(" ").filter((t) => t).forEach((t) => board.append(cardEl(textCard(t))));
+    } else {
+      view.cards.forEach((c) => mine.append(cardEl(c)));
+    }
     const me = view.players[0];
     let info = `You · chips ${me.chips}`;
     if (holdem) {
@@ -161,8 +217,10 @@
       if (me.roles.length) info += ` · ${me.roles.join(" ")}`;
     } else if (me.dealer) info += " · dealer";
     $("my-info").textContent = info;
-    $("hint").textContent = "";
-    $("title").textContent = holdem
+    $("hint").textContent = mineShown ? mineShown.hand : "";
+    $("title").textContent = pausing() && holdem
+      ? `Texas Hold'em · hand ${view.showdown.hand} · showdown`
+      : holdem
       ? `Texas Hold'em · hand ${view.hand}` + (view.street ? ` · ${view.street}` : "")
       : `Red Dog · deal ${view.deal} of ${view.deals}`;
     $("status").textContent = view.over ? "game over" :
@@ -180,14 +238,14 @@
       btn.type = "button";
       btn.dataset.name = name;
       btn.id = "btn-" + name;
-      btn.disabled = !b || busy || view.over;
+      btn.disabled = !b || busy || view.over || pausing();
       if (b && b.min !== null) amountButton = b;
       if (b) btn.title = `key ${b.key}`;
       btn.addEventListener("click", () => act(name));
       box.append(btn);
     }
     const row = $("amount-row");
-    if (amountButton) {
+    if (amountButton && !pausing()) {
       row.classList.remove("hidden");
       const range = $("amount-range");
       const num = $("amount");
@@ -212,14 +270,17 @@
     let lastSeat = null;
     for (const e of view.events) {
       const li = el("li", "ev " + e.kind + (e.seat === 0 ? " mine" : (e.seat === null ? "" : " theirs")), e.text);
-      if (fresh && e.seat !== 0) {
+      if (e.new) {
         li.classList.add("new");
-        li.style.animationDelay = `${delay}ms`;
-        delay += 180;
+        if (fresh && e.seat !== 0) {
+          li.style.animationDelay = `${delay}ms`;
+          delay += 180;
+        }
+        if (e.seat !== null && e.seat !== 0) lastSeat = e.seat;
       }
-      if (e.seat !== null && e.seat !== 0) lastSeat = e.seat;
       list.append(li);
     }
+    list.scrollTop = list.scrollHeight;  // the whole hand is kept: scroll to the latest
     document.querySelectorAll(".seat.acted").forEach((s) => s.classList.remove("acted"));
     if (fresh && lastSeat !== null) {
       const seat = $("seat-" + lastSeat);
@@ -230,13 +291,20 @@
     }
   }
 
+  function linesEl(tag, cls, r) {
+    // A result as separate lines (one per seat), not one paragraph.
+    const box = el(tag, cls);
+    for (const line of r.lines || [r.text]) box.append(el("span", "line", line));
+    return box;
+  }
+
   function renderHistory() {
     const list = $("history");
     list.replaceChildren();
     const results = view.results.slice(-60).reverse();
     for (const r of results) {
-      const li = el("li", "result" + (r.winner === "you" ? " won" : r.winner === "she" ? " lost" : ""));
-      li.textContent = (r.hand ? `Hand ${r.hand}: ` : "") + r.text;
+      const li = linesEl("li", "result" + (r.winner === "you" ? " won" : r.winner === "she" ? " lost" : ""), r);
+      if (r.hand && view.game === "draw") li.prepend(el("span", "line hand-no", `Hand ${r.hand}:`));
       list.append(li);
     }
     const last = $("last-hand");
@@ -248,23 +316,34 @@
         const row = el("div", "hand-row");
         row.append(el("span", "who", who === "you" ? "You" : "She"));
         const cards = el("span", "cards tiny");
-        r.hands[who].split(" ").forEach((t) =>
-          cards.append(cardEl({ text: t, rank: t.slice(0, -1), suit: t.slice(-1) })));
+        r.hands[who].split(" ").forEach((t) => cards.append(cardEl(textCard(t))));
         row.append(cards, el("span", "hand-name", r.names[who]));
         last.append(row);
       }
     }
-    last.append(el("p", "result-text", r.text));
+    last.append(linesEl("div", "result-text", r));
   }
 
   function render(fresh) {
     document.body.dataset.game = view.game;
+    $("table-info").textContent = `Opponent level ${view.level}. ${view.antes}`;
     if (view.game === "draw") renderDraw(); else renderTable();
     renderButtons();
     renderEvents(fresh);
     renderHistory();
+    const bar = $("showdown");
+    const pause = pausing();
+    bar.classList.toggle("hidden", !pause);
+    document.body.classList.toggle("showdown", pause);
+    if (pause) {
+      const sd = view.showdown;
+      const verdict = $("showdown-text");
+      verdict.replaceChildren();
+      for (const line of sd.lines.filter((x) => !/ show(s)? /.test(x))) verdict.append(el("span", null, line));
+      $("next-hand").textContent = view.over ? "See the result" : "Next hand";
+    }
     const fin = $("final");
-    if (view.over) {
+    if (view.over && !pause) {
       $("final-title").textContent = view.game === "draw" ? "Match over" : "Game over";
       $("final-text").textContent = view.final;
       fin.classList.remove("hidden");
@@ -294,6 +373,7 @@
     if (b.cards) body.cards = Array.from(marked).sort();
     busy = true;
     $("message").textContent = "";
+    renderButtons();
     try {
       const res = await fetch(`/api/games/${encodeURIComponent(gid)}/act`, {
         method: "POST",
@@ -303,12 +383,18 @@
       const data = await res.json();
       busy = false;
       if (!res.ok) {
-        $("message").textContent = "Not accepted: " + (data.error || res.status);
+        // A refusal brings the game as it is now (an action in another tab): show it.
+        const stale = data.view && JSON.stringify(data.view) !== JSON.stringify(view);
+        if (data.view) view = data.view;
+        if (stale) marked = new Set();
         render(false);
+        $("message").textContent = "Not accepted: " + (data.error || res.status) +
+          (stale ? " (the game had moved on, in another tab: this is where it is now)" : "");
         return;
       }
       view = data.view;
       marked = new Set();
+      $("amount").value = "";  // a refused amount does not linger into the next phase
       render(true);
     } catch (e) {
       busy = false;
@@ -320,7 +406,9 @@
     const range = $("amount-range");
     const num = $("amount");
     range.addEventListener("input", () => { num.value = range.value; });
-    num.addEventListener("input", () => { if (/^\d+$/.test(num.value)) range.value = num.value; });
+    const follow = () => { if (/^\d+$/.test(num.value.trim())) range.value = num.value.trim(); };
+    num.addEventListener("input", follow);
+    num.addEventListener("change", follow);
     num.addEventListener("keydown", (ev) => {
       if (ev.key === "Enter") {
         const b = view && view.buttons.find((x) => x.min !== null);
@@ -331,6 +419,11 @@
 
   document.addEventListener("keydown", (ev) => {
     if (!view || ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (pausing()) {
+      if (ev.key === "n" || ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); nextHand(); }
+      return;
+    }
+    if (ev.target instanceof HTMLButtonElement && (ev.key === "Enter" || ev.key === " ")) return;
     if (/^[1-5]$/.test(ev.key) && drawButtonTakesCards()) { toggle(Number(ev.key)); return; }
     const b = view.buttons.find((x) => x.key === ev.key.toLowerCase());
     if (b) act(b.name);
@@ -354,5 +447,6 @@
   }
 
   wireAmount();
+  $("next-hand").addEventListener("click", nextHand);
   load();
 })();

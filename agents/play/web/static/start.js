@@ -13,6 +13,20 @@
     return form.querySelector("input[name=game]:checked").value;
   }
 
+  const note = document.getElementById("trained-note");
+  const startButton = document.getElementById("start-button");
+  // Which tables the trained opponents (normal, hard) play: from the server, which
+  // reads its models folder. Until it answers, nothing is refused here (the server is).
+  let tables = null;
+
+  function problem() {
+    const g = game();
+    if (!tables || form.opponent.value === "easy") return null;
+    const value = g === "draw" ? form.deck.value : players.value;
+    const why = tables.trained[g][String(value)];
+    return why === undefined ? null : why;
+  }
+
   function update() {
     const g = game();
     deckField.classList.toggle("hidden", g !== "draw");
@@ -20,11 +34,29 @@
     playersField.classList.toggle("hidden", g === "draw");
     if (g === "holdem" && players.dataset.touched !== "1") players.value = "2";
     if (g === "reddog" && players.dataset.touched !== "1") players.value = "4";
+    if (tables) {
+      // Mark the decks and levels that have no trained opponent.
+      for (const opt of form.deck.options) {
+        const why = tables.trained.draw[opt.value];
+        opt.textContent = opt.dataset.label + (why && form.opponent.value !== "easy" ? " (easy only)" : "");
+      }
+    }
+    const why = problem();
+    startButton.disabled = why !== null;
+    note.textContent = why === null
+      ? (tables ? "Trained opponents: " + tables.summary.replace(/^trained opponents \(normal, hard\) play /, "") + "; easy plays every table." : "")
+      : `${form.opponent.value} is not offered for this table: ${why}. Choose easy, or one of: ` +
+        tables.summary.replace(/^trained opponents \(normal, hard\) play /, "") + ".";
+    note.classList.toggle("error", why !== null);
   }
 
-  players.addEventListener("input", () => { players.dataset.touched = "1"; });
+  for (const opt of form.deck.options) opt.dataset.label = opt.textContent;
+  players.addEventListener("input", () => { players.dataset.touched = "1"; update(); });
+  form.opponent.addEventListener("change", update);
+  form.deck.addEventListener("change", update);
   form.querySelectorAll("input[name=game]").forEach((r) => r.addEventListener("change", update));
   update();
+  fetch("/api/tables").then((r) => r.json()).then((t) => { tables = t; update(); }).catch(() => {});
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -47,7 +79,13 @@
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body),
       });
-      const data = await res.json();
+      let data;
+      try {
+        data = await res.json();
+      } catch (e) {
+        error.textContent = `the server answered ${res.status} without a reason`;
+        return;
+      }
       if (!res.ok) {
         error.textContent = data.error || "the game could not start";
         return;
@@ -56,7 +94,7 @@
     } catch (e) {
       error.textContent = "the server does not answer: " + e;
     } finally {
-      button.disabled = false;
+      update();
     }
   });
 })();

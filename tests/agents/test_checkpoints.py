@@ -1,0 +1,489 @@
+"""Runs survive being killed: atomic writes, resume from the newest complete
+checkpoint, and a kill test (SIGKILL at random moments and in the middle of writes).
+
+The kill test forks tiny training runs from this (warmed-up) process, so that a
+trial costs a second of training rather than the imports of torch and SB3: each
+trial kills a run, resumes it to the target step count, and compares the final
+model bit for bit with what a resume from the same checkpoint gives when nothing
+kills it.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+import sys
+import time
+import traceback
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from poker_env.errors import ConfigError
+from poker_env_agents.training.checkpoints import (
+    atomic_write,
+    atomic_write_text,
+    check_folder,
+    commit_folder,
+    remove_stale_temporaries,
+)
+from poker_env_agents.training.train import TrainConfig, find_checkpoint, load_config, train
+
+pytest.importorskip("sb3_contrib")
+
+#: 10 PPO iterations of 64 steps; checkpoints at 128, 256, ..., 640; snapshots at
+#: 192, 384, 576 (the pool keeps two).
+TINY: dict[str, Any] = {
+    "game": "red-dog",
+    "timesteps": 640,
+    "num_tables": 4,
+    "num_groups": 2,
+    "n_steps": 16,
+    "batch_size": 64,
+    "n_epochs": 1,
+    "net_arch": [8],
+    "checkpoint_every": 128,
+    "snapshot_every": 192,
+    "pool_size": 2,
+    "opponents": {"random": 1.0, "pool": 1.0},
+    "eval_hands": 64,
+}
+ITERATION = 64
+HOOK = "POKER_ENV_TEST_WRITES"
+TRIALS = 20
+
+
+def _config(out: Path, **changes: Any) -> TrainConfig:
+    return TrainConfig(out=str(out), **{**TINY, **changes})
+
+
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A whole tiny run (trained in this process, which warms it up for the forks)."""
+    out = tmp_path_factory.mktemp("finished") / "run"
+    train(_config(out), progress_bar=False, evaluate=True)
+    return out
+
+
+def _copy(run: Path, to: Path) -> Path:
+    shutil.copytree(run, to)
+    return to
+
+
+def _model_state(run: Path) -> tuple[bytes, bytes, int]:
+    """The final model's weights and optimizer state (bytes) and its step count."""
+    with zipfile.ZipFile(run / "model.zip") as z:
+        data = json.loads(z.read("data"))
+        return z.read("policy.pth"), z.read("policy.optimizer.pth"), int(data["num_timesteps"])
+
+
+# ----- atomic writes -------------------------------------------------------------------
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "eval.json"
+    atomic_write_text(target, "old")
+
+    def half_then_fail(f: Any) -> None:
+        f.write(b"new but only ha")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        atomic_write(target, half_then_fail)
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["eval.json"]
+
+
+def test_leftover_temporaries_are_recognised_and_removed(tmp_path: Path) -> None:
+    keep = [tmp_path / "policy.npz", tmp_path / ".hidden", tmp_path / "a.tmp"]
+    for p in keep:
+        p.write_text("x")
+    stale = tmp_path / ".policy.npz.1234.0123abcd.tmp"
+    stale.write_text("half")
+    folder = tmp_path / ".iter_00003.tmp-99-89abcdef"
+    folder.mkdir()
+    assert sorted(remove_stale_temporaries([tmp_path])) == sorted([stale, folder])
+    assert sorted(tmp_path.iterdir()) == sorted(keep)
+
+
+def test_a_checkpoint_folder_counts_only_when_complete(tmp_path: Path) -> None:
+    def write(d: Path) -> None:
+        (d / "learner").mkdir()
+        (d / "learner" / "weights.bin").write_bytes(bytes(range(200)))
+        (d / "state.json").write_text("{}")
+
+    final = commit_folder(tmp_path / "iter_00002", write)
+    assert check_folder(final) is None
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    (final / "learner" / "weights.bin").write_bytes(bytes(range(100)))  # torn
+    assert "learner/weights.bin is 100 bytes, the manifest says 200" in str(check_folder(final))
+    (final / "checkpoint_complete.json").unlink()
+    assert "no checkpoint_complete.json" in str(check_folder(final))
+
+
+# ----- hand-made torn and partial checkpoints ------------------------------------------
+
+
+def test_a_finished_run_has_complete_checkpoints(finished_run: Path) -> None:
+    ckpt, skipped = find_checkpoint(finished_run)
+    assert ckpt is not None and ckpt.steps == 640 and skipped == []
+    names = [p["name"] for p in ckpt.meta["parts"]]
+    # The model and the two pool snapshots the checkpoint names (the pool keeps two).
+    assert names == [
+        "checkpoints/step_0000000640.zip",
+        "pool/snap_0000000384.npz",
+        "pool/snap_0000000576.npz",
+    ]
+    assert ckpt.meta["pool"] == ["384", "576"]
+    assert json.loads((finished_run / "eval.json").read_text())[0]["hands"] >= 64
+    left = [p for p in finished_run.rglob(".*") if p.name.endswith(".tmp")]
+    assert left == []
+
+
+def test_resume_skips_torn_and_partial_checkpoints(
+    finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _copy(finished_run, tmp_path / "run")
+    d = run / "checkpoints"
+
+    def step(n: int, ext: str) -> Path:
+        return d / f"step_{n:010d}.{ext}"
+
+    (step(768, "json")).write_text('{"steps": 768, "mix_rng"')  # a torn manifest
+    z = step(640, "zip").read_bytes()
+    step(640, "zip").write_bytes(z[: len(z) // 2])  # a truncated zip
+    step(512, "json").unlink()  # a zip without its json
+    step(384, "zip").unlink()  # a json without its zip
+    (run / "pool" / "snap_0000000192.npz").unlink()  # named by step 256's json
+    ckpt, skipped = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 128
+    why = dict(skipped)
+    assert list(why) == [f"checkpoints/step_{n:010d}" for n in (768, 640, 512, 384, 256)]
+    assert (
+        "step_0000000768.json does not read as a checkpoint manifest"
+        in (why["checkpoints/step_0000000768"])
+    )
+    assert (
+        f"step_0000000640.zip is {len(z) // 2:,} bytes, the manifest says {len(z):,}"
+        in (why["checkpoints/step_0000000640"])
+    )
+    assert why["checkpoints/step_0000000512"] == (
+        "step_0000000512.zip without its manifest step_0000000512.json (never committed)"
+    )
+    assert why["checkpoints/step_0000000384"] == (
+        "it names checkpoints/step_0000000384.zip, which is missing"
+    )
+    assert why["checkpoints/step_0000000256"] == (
+        "it names pool/snap_0000000192.npz, which is missing"
+    )
+    capsys.readouterr()
+    train(
+        load_config(run / "config.toml", out=str(run)),
+        resume=True,
+        progress_bar=False,
+        evaluate=False,
+    )
+    out = capsys.readouterr().out
+    assert "resuming from checkpoints/step_0000000128 (128 steps)" in out
+    for name, reason in skipped:
+        assert f"skipped {name}: {reason}" in out
+    # Resumed to the target; every checkpoint from 256 on is written again, whole.
+    ckpt, skipped = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 640
+    assert [name for name, _ in skipped] == ["checkpoints/step_0000000768"]
+    assert _model_state(run)[2] == 640
+
+
+def test_a_first_format_checkpoint_still_resumes(finished_run: Path, tmp_path: Path) -> None:
+    run = _copy(finished_run, tmp_path / "run")
+    manifest = run / "checkpoints" / "step_0000000640.json"
+    meta = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({k: meta[k] for k in ("steps", "mix_rng", "pool")}))
+    ckpt, _ = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 640
+    (run / "pool" / "snap_0000000576.npz").unlink()
+    ckpt, skipped = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 512
+    assert skipped == [
+        ("checkpoints/step_0000000640", "it names pool/snap_0000000576.npz, which is missing")
+    ]
+
+
+def test_a_resume_that_changes_the_spaces_is_refused(finished_run: Path, tmp_path: Path) -> None:
+    run = _copy(finished_run, tmp_path / "run")
+    base = load_config(run / "config.toml", out=str(run), timesteps=768)
+    with pytest.raises(ConfigError, match=r"options: \{'num_players': 4\} in the checkpoint, "):
+        train(
+            load_config(run / "config.toml", out=str(run), options={"num_players": 3}), resume=True
+        )
+    with pytest.raises(ConfigError, match=r"net_arch: \[8\] in the checkpoint, \[16\] now"):
+        train(load_config(run / "config.toml", out=str(run), net_arch=[16]), resume=True)
+    # The same config, but the code's encoding changed a bound (as after an edit of
+    # the env): named by column.
+    manifest = run / "checkpoints" / "step_0000000640.json"
+    meta = json.loads(manifest.read_text())
+    meta["spaces"]["observation_high"][1] += 1.0
+    atomic_write_text(manifest, json.dumps(meta))
+    with pytest.raises(ConfigError, match=r"observation high bounds of columns \[1\]"):
+        train(base, resume=True, progress_bar=False, evaluate=False)
+    with pytest.raises(ConfigError, match="a new folder"):
+        train(base, progress_bar=False)  # a fresh run into a run's folder
+    assert find_checkpoint(run)[0] is not None  # nothing was changed by the refusals
+
+
+# ----- the kill test -------------------------------------------------------------------
+
+
+def _child(out: str, changes: dict[str, Any], resume: bool, hook: str, log: str) -> None:
+    """A training run in a forked process (its output to ``log``)."""
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    if hook:
+        os.environ[HOOK] = hook
+    else:
+        os.environ.pop(HOOK, None)
+    code = 0
+    try:
+        train(_config(Path(out), **changes), resume=resume, progress_bar=False, evaluate=False)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+@dataclass
+class _Proc:
+    process: Any
+    log: Path
+
+    @property
+    def exitcode(self) -> int | None:
+        code: int | None = self.process.exitcode
+        return code
+
+    def join(self, timeout: float) -> None:
+        self.process.join(timeout)
+
+
+class _Runs:
+    """Forked training runs, killed with SIGKILL where the test says."""
+
+    def __init__(self) -> None:
+        self.ctx = multiprocessing.get_context("fork")
+        self.started: list[_Proc] = []
+
+    def start(self, out: Path, *, resume: bool, hook: Path | None = None, tag: str = "") -> _Proc:
+        log = out.with_name(f"{out.name}{tag}.log")
+        p = self.ctx.Process(
+            target=_child, args=(str(out), {}, resume, str(hook or ""), str(log)), daemon=True
+        )
+        p.start()
+        proc = _Proc(p, log)
+        self.started.append(proc)
+        return proc
+
+    def finish(self, out: Path, *, resume: bool, tag: str = "") -> str:
+        p = self.start(out, resume=resume, tag=tag)
+        p.join(120)
+        text = p.log.read_text() if p.log.is_file() else ""
+        assert p.exitcode == 0, f"{out} (resume={resume}) exited {p.exitcode}:\n{text}"
+        return str(text)
+
+    def kill(self, p: _Proc) -> bool:
+        """SIGKILL ``p``; whether it was still running."""
+        alive = p.exitcode is None
+        if alive:
+            os.kill(p.process.pid, signal.SIGKILL)
+        p.join(30)
+        return alive
+
+    def close(self) -> None:
+        for p in self.started:
+            if p.exitcode is None:
+                os.kill(p.process.pid, signal.SIGKILL)
+                p.join(10)
+
+
+@pytest.fixture
+def runs(tmp_path: Path, finished_run: Path) -> Iterator[_Runs]:
+    r = _Runs()
+    yield r
+    r.close()
+
+
+def _wait_for(path: Path, p: _Proc, limit: float = 60.0) -> bool:
+    """Wait until ``path`` exists (True) or ``p`` ends (False)."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if path.exists():
+            return True
+        if p.exitcode is not None:
+            return path.exists()
+        time.sleep(0.005)
+    raise AssertionError(f"{path} did not appear within {limit} s")
+
+
+def _tb_steps(run: Path, tag: str = "time/fps") -> list[int]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    ea = EventAccumulator(str(run / "tb" / "ppo_1"))
+    ea.Reload()
+    return [e.step for e in ea.Scalars(tag)]
+
+
+def test_kills_at_any_moment_leave_a_run_that_resumes_to_the_same_model(
+    runs: _Runs, tmp_path: Path
+) -> None:
+    rng = np.random.default_rng(23)
+    # A whole run, timed, with the list of the files it writes (the hook's log).
+    hook = tmp_path / "hook0"
+    hook.mkdir()
+    t0 = time.monotonic()
+    p = runs.start(tmp_path / "whole", resume=False, hook=hook)
+    p.join(120)
+    seconds = time.monotonic() - t0
+    assert p.exitcode == 0, p.log.read_text()
+    writes = (hook / "writes.log").read_text().splitlines()
+    ckpt_writes = [i + 1 for i, w in enumerate(writes) if "/checkpoints/" in w or "/pool/" in w]
+    assert len(ckpt_writes) == 2 * 5 + 3  # 5 checkpoints (zip, json), 3 snapshots
+    references: dict[int | None, tuple[bytes, bytes, int]] = {
+        None: _model_state(tmp_path / "whole")
+    }
+    landed: dict[str, int] = {"mid-write": 0, "while running": 0, "after the end": 0}
+    resumed_from: list[int | None] = []
+    inside: dict[str, int] = {}  # the mid-write kills by the kind of file being written
+    for trial in range(TRIALS):
+        out = tmp_path / f"t{trial:02d}"
+        hook = tmp_path / f"hook{trial + 1}"
+        hook.mkdir()
+        mid_write = trial % 2 == 0
+        paused = ""
+        if mid_write:
+            (hook / "pause_at").write_text(str(int(rng.choice(ckpt_writes))))
+            p = runs.start(out, resume=False, hook=hook)
+            assert _wait_for(hook / "paused", p), p.log.read_text()
+            paused = (hook / "paused").read_text().split()[1]
+            inside[Path(paused).suffix] = inside.get(Path(paused).suffix, 0) + 1
+            runs.kill(p)
+            landed["mid-write"] += 1
+        else:
+            p = runs.start(out, resume=False)
+            _wait_for(out / "config.toml", p)  # before it, there is no run to resume
+            time.sleep(float(rng.uniform(0.0, seconds)))
+            landed["while running" if runs.kill(p) else "after the end"] += 1
+        if trial % 5 == 4:  # kill the resume too, then resume again
+            p = runs.start(out, resume=True, tag="-r1")
+            time.sleep(float(rng.uniform(0.0, seconds / 2)))
+            landed["while running" if runs.kill(p) else "after the end"] += 1
+        ckpt, skipped = find_checkpoint(out)
+        key: int | None = None if ckpt is None else ckpt.steps
+        if trial % 5 == 4 or key not in references:
+            # The reference: the same folder, resumed with nothing to kill it.
+            ref = _copy(out, tmp_path / f"ref{trial:02d}")
+            runs.finish(ref, resume=True)
+            state = _model_state(ref)
+            if trial % 5 != 4:
+                references[key] = state
+        else:
+            state = references[key]
+        text = runs.finish(out, resume=True, tag="-final")
+        if ckpt is None:
+            assert "no complete checkpoint; starting the run over from step 0" in text
+        else:
+            assert f"resuming from {ckpt.name} ({ckpt.steps:,} steps)" in text, text
+        for name, why in skipped:
+            assert f"skipped {name}: {why}" in text
+        if paused.endswith(".json") and trial % 5 != 4:  # a zip without its manifest
+            stem = Path(paused).stem
+            assert f"skipped checkpoints/{stem}: {stem}.zip without its manifest" in text
+        final = _model_state(out)
+        assert final[2] == TINY["timesteps"]
+        assert final == state, f"trial {trial}: the resumed model differs from the reference"
+        assert find_checkpoint(out)[0].steps == TINY["timesteps"]  # type: ignore[union-attr]
+        assert not [q for q in out.rglob(".*") if q.name.endswith(".tmp")]
+        # TensorBoard: every iteration once, none missing, none twice.
+        assert _tb_steps(out) == list(range(ITERATION, TINY["timesteps"] + 1, ITERATION))
+        resumed_from.append(key)
+    print(
+        f"\nkill test: {TRIALS} trials, {sum(landed.values())} kills: "
+        + ", ".join(f"{v} {k}" for k, v in landed.items())
+        + f" (writing {inside})"
+        + f"; resumed from steps {resumed_from}; a whole run {seconds:.2f} s"
+    )
+    assert landed["mid-write"] >= TRIALS // 2
+
+
+# ----- shipping a model: the .npz and its .eval.json as one unit ---------------------
+
+
+def _ship_model_module() -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "ship_model.py"
+    spec = importlib.util.spec_from_file_location("ship_model_for_test", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _folder(d: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
+
+
+def test_a_killed_ship_leaves_the_models_folder_as_it_was(
+    finished_run: Path, tmp_path: Path
+) -> None:
+    mod = _ship_model_module()
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "draw52.npz").write_bytes(b"the old model")
+    (models / "draw52.eval.json").write_text('{"sha256": "of the old model"}\n')
+    (models / "red_dog.npz").write_bytes(b"another model")
+    before = _folder(models)
+    src = finished_run / "policy.npz"
+    doc = {"model": "draw52", "sha256": "of the new one"}
+    ctx = multiprocessing.get_context("fork")
+
+    def ship(name: str, hook: Path) -> None:
+        os.environ[HOOK] = str(hook)
+        mod.ship_files(models, name, mod.stage_model(models, name, src), doc)
+        os._exit(0)
+
+    # The pause points of a ship: the staged .npz, the staged table and the journal
+    # (each before its rename), then after each of the two swaps.
+    pauses = [(k, "draw52") for k in range(1, 6)] + [(4, "holdem_hu")]  # a new one
+    for k, name in pauses:
+        hook = tmp_path / f"ship{k}{name}"
+        hook.mkdir()
+        (hook / "pause_at").write_text(str(k))
+        p = ctx.Process(target=ship, args=(name, hook), daemon=True)
+        p.start()
+        end = time.monotonic() + 60
+        while not (hook / "paused").exists():
+            assert p.exitcode is None and time.monotonic() < end, f"pause {k} never came"
+            time.sleep(0.005)
+        os.kill(p.pid, signal.SIGKILL)
+        p.join(10)
+        assert mod.recover(models) == ([name] if k >= 4 else []), k
+        assert _folder(models) == before, f"killed at pause {k} of {name}"
+    mod.ship_files(models, "draw52", mod.stage_model(models, "draw52", src), doc)
+    after = _folder(models)
+    assert after["draw52.npz"] == src.read_bytes()
+    assert json.loads(after["draw52.eval.json"]) == doc
+    assert sorted(after) == ["draw52.eval.json", "draw52.npz", "red_dog.npz"]
+    # --no-eval: the file without a table (the old table, of another file, removed).
+    mod.ship_files(models, "red_dog", mod.stage_model(models, "red_dog", src), None)
+    assert sorted(_folder(models)) == ["draw52.eval.json", "draw52.npz", "red_dog.npz"]
+    assert mod.recover(models) == []

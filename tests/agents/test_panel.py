@@ -454,3 +454,31 @@ def test_evaluate_panel_on_a_tiny_budget_finds_the_worst_case() -> None:
     assert kinds == ["bot among policies", "policy among bots"] * 2
     among = [r for r in six.rows if r.kind == "bot among policies"]
     assert six.worst["bot among policies"].mean == max(r.mean for r in among)
+
+
+def test_ship_model_evaluation_holds_the_panel_and_the_play_measures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = importlib.util.spec_from_file_location(
+        "ship_model_panel", root / "scripts/ship_model.py"
+    )
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    tiny = {"hands": 1, "strong_hands": 1, "discards": 200, "panel": 64, "measures": 400}
+    monkeypatch.setitem(mod.MODELS, "draw52", tiny)
+    doc = mod.evaluate("draw52", root / "agents/models/draw52.npz", seed=0)
+    assert [r["bot"] for r in doc["panel"]["rows"]] == list(panel_names("draw"))
+    worst = doc["panel"]["worst"]["heads-up"]
+    assert worst["mean"] == min(r["mean"] for r in doc["panel"]["rows"])
+    for who in ("never_betting", "panel"):
+        dom = doc["measures"][who]["dominated_folds"]
+        assert set(dom["phases"]) == {"pre-draw", "post-draw"}
+        assert dom["free"] > 0 and 0.0 <= dom["share"] <= 1.0
+        sizes = doc["measures"][who]["bet_sizes"]
+        assert sum(h["share"] for h in sizes["histogram"]) == pytest.approx(1.0)
+    assert set(doc["measures"]["panel"]["dominated_share_by_bot"]) == set(panel_names("draw"))

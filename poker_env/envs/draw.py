@@ -14,6 +14,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from poker_env.episode import draw as enc
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
@@ -82,7 +83,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         render_mode: str | None,
         illegal_action: str,
     ) -> None:
-        self.illegal_action = enc.check_illegal_action(illegal_action)
+        self.illegal_action = check_illegal_action(illegal_action)
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         self.config = config if config is not None else DrawConfig(**rules)

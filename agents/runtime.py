@@ -70,6 +70,7 @@ __all__ = [
     "FORMAT1_LAYOUTS",
     "FORMAT_VERSION",
     "MANIFEST_KEY",
+    "TO_CALL_ENTRY",
     "DenseLayer",
     "EnvDescription",
     "NumpyPolicy",
@@ -80,6 +81,7 @@ __all__ = [
     "observation_layout_sha256",
     "read_manifest",
     "validate_manifest",
+    "without_dominated_folds",
 ]
 
 FORMAT = "poker_env.policy"
@@ -887,6 +889,39 @@ def load_policy(
     return policy
 
 
+# ----- dominated folds ---------------------------------------------------------------------
+
+#: env id -> the observation entry that holds the chips to call (docs/draw.md,
+#: docs/holdem.md). Action 0 is the fold (DROP, FOLD) and action 1 the passive action
+#: (STAY / DRAW / CALL, CHECK_CALL) in each of them.
+TO_CALL_ENTRY: dict[str, int] = {
+    "poker_env/FiveCardDraw-v0": 64,
+    "poker_env/DrawMatch-v0": 64,
+    "poker_env/Holdem-v0": 109,
+}
+
+
+def without_dominated_folds(
+    env_id: str, observations: NDArray[Any], action_masks: NDArray[Any]
+) -> NDArray[np.int8]:
+    """The masks with the fold taken out where it is dominated: nothing to call and
+    the free passive action (check, STAY, DRAW) legal. A fold then gives up a pot that
+    checking keeps for free, so the agent side never plays it; the env's rules still
+    allow it. Env ids without such a fold (Red Dog) get the masks back unchanged.
+
+    Returns:
+        int8 masks, a copy.
+    """
+    m = np.array(action_masks, dtype=np.int8, copy=True)
+    entry = TO_CALL_ENTRY.get(env_id)
+    if entry is None or m.ndim != 2 or m.shape[1] < 2:
+        return m
+    obs = np.asarray(observations)
+    free = (obs[:, entry] <= 0) & (m[:, 1] != 0)
+    m[free, 0] = 0
+    return m
+
+
 # ----- the policy ------------------------------------------------------------------------
 
 
@@ -895,7 +930,9 @@ class NumpyPolicy:
 
     Built by :func:`load_policy`. Deterministic play is the masked argmax of the
     logits (the first index on a tie); sampled play draws from the masked softmax of
-    ``logits / temperature`` with one uniform draw per row from :attr:`rng`.
+    ``logits / temperature`` with one uniform draw per row from :attr:`rng`. With
+    ``dominated_folds=False`` (the default) the mask loses the fold where nothing is
+    to call and a free check is legal (:func:`without_dominated_folds`).
 
     Args:
         manifest: the validated manifest.
@@ -904,6 +941,8 @@ class NumpyPolicy:
         temperature: > 0, divides the logits for sampling.
         seed: the sampling Generator (or its seed).
         source: a name for messages (the file).
+        dominated_folds: keep folds with nothing to call in the mask (True) or take
+            them out (False, the default).
     """
 
     def __init__(
@@ -915,6 +954,7 @@ class NumpyPolicy:
         temperature: float = 1.0,
         seed: int | np.random.Generator | None = None,
         source: str = "policy",
+        dominated_folds: bool = False,
     ) -> None:
         t = float(temperature)
         if not np.isfinite(t) or t <= 0:
@@ -925,6 +965,7 @@ class NumpyPolicy:
         self.temperature = t
         self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
         self.source = source
+        self.dominated_folds = bool(dominated_folds)
         self.observation_size = int(manifest["observation"]["size"])
         self.num_actions = int(manifest["actions"]["count"])
         self.action_names: tuple[str, ...] = tuple(manifest["actions"]["names"])
@@ -989,6 +1030,13 @@ class NumpyPolicy:
             raise ValueError(f"action_masks row {int(empty[0])} has no legal action")
         return legal
 
+    def _legal(self, observations: NDArray[Any], action_masks: NDArray[Any]) -> NDArray[np.bool_]:
+        legal = self._masks(action_masks, observations.shape[0])
+        if self.dominated_folds:
+            return legal
+        env_id = str(self._manifest.get("env", {}).get("id", ""))
+        return without_dominated_folds(env_id, observations, legal) != 0
+
     def _softmax(self, z: NDArray[np.float32], legal: NDArray[np.bool_]) -> NDArray[np.float64]:
         t = np.where(legal, z.astype(np.float64) / self.temperature, -np.inf)
         t -= t.max(axis=1, keepdims=True)
@@ -1001,15 +1049,17 @@ class NumpyPolicy:
     ) -> NDArray[np.float64]:
         """The sampling distribution: the softmax of ``logits / temperature`` over the
         legal actions (masked-out actions 0), shape ``(rows, actions)``."""
-        z = self.logits(self._batch(observations))
-        return self._softmax(z, self._masks(action_masks, z.shape[0]))
+        x = self._batch(observations)
+        z = self.logits(x)
+        return self._softmax(z, self._legal(x, action_masks))
 
     def act_batch(
         self, observations: NDArray[Any], action_masks: NDArray[Any]
     ) -> NDArray[np.int64]:
         """One legal action per row (``BatchPolicy``)."""
-        z = self.logits(self._batch(observations))
-        legal = self._masks(action_masks, z.shape[0])
+        x = self._batch(observations)
+        z = self.logits(x)
+        legal = self._legal(x, action_masks)
         if self.deterministic:
             best: NDArray[np.int64] = np.argmax(np.where(legal, z, -np.inf), axis=1).astype(
                 np.int64

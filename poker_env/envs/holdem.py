@@ -309,6 +309,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self._tables = get_holdem_tables()
         self._states = self.config.new_state()[None, :].copy()
+        self._base = float(self._states[0, K.BASE])
+        # The walk counters (episodes dealt again before the agent acted), a view.
+        self._walk = self._states[0, E.WALKS : E.FIRST_WALK_CHIPS + 1]
         self._rngs = np.zeros(1, dtype=np.uint64)
         self._obs = np.zeros((1, E.obs_size(n)), dtype=np.float32)
         self._masks = np.zeros((1, fr.size + 4), dtype=np.int8)
@@ -485,12 +488,13 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             self._last_hand = finished[-1]
         else:
             finished = ()
-        s = self._states[0]
-        base = float(s[K.BASE])
-        walks = int(s[E.WALKS])
-        walk_reward = float(s[E.WALK_CHIPS]) / base
-        first_walk_reward = float(s[E.FIRST_WALK_CHIPS]) / base
-        s[E.WALKS : E.FIRST_WALK_CHIPS + 1] = 0
+        w = self._walk
+        if w[0]:  # episodes dealt again before the agent acted (rare): read and clear
+            walks, chips, first = w.tolist()
+            w.fill(0)
+            walk_reward, first_walk_reward = chips / self._base, first / self._base
+        else:
+            walks, walk_reward, first_walk_reward = 0, 0.0, 0.0
         return {
             "action_mask": self._mask.copy(),
             "illegal_action": illegal,

@@ -20,7 +20,7 @@ from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 from poker_env.policy import Policy
-from poker_env.render.tables import draw_picture
+from poker_env.render.draw import draw_picture
 
 __all__ = ["DrawMatchEnv", "FiveCardDrawEnv"]
 
@@ -361,7 +361,7 @@ class FiveCardDrawEnv(_DrawEnvBase):
     ``agent_seat`` 0 (human side, default) or 1 (computer side); ``opponent`` a
     ``Policy`` or None; ``pot_fractions`` (default (0.5, 1.0, 2.0));
     ``render_mode`` None, ``"ansi"`` or ``"rgb_array"`` (the table as a picture, see
-    :mod:`poker_env.render.tables`); {_ILLEGAL_TEXT}
+    :mod:`poker_env.render.draw`); {_ILLEGAL_TEXT}
 
     ## Version History
     * v0: initial version; ``illegal_action="passive"`` became the default, the

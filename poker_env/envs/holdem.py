@@ -20,7 +20,7 @@ from poker_env.fastcall import entry_point
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 from poker_env.policy import Policy
-from poker_env.render.tables import holdem_picture
+from poker_env.render.holdem import holdem_picture
 
 __all__ = ["HoldemEnv", "observation_bounds"]
 

@@ -62,7 +62,7 @@ from poker_env.games.red_dog_kernels import (
     E_WON,
 )
 from poker_env.policy import Policy
-from poker_env.render.tables import red_dog_picture
+from poker_env.render.red_dog import red_dog_picture
 
 __all__ = ["RedDogEnv", "observation_space_for"]
 

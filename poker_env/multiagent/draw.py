@@ -45,7 +45,7 @@ from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionErr
 from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
-from poker_env.render.tables import draw_picture
+from poker_env.render.draw import draw_picture
 
 __all__ = ["DrawAECEnv", "env"]
 

@@ -17,7 +17,7 @@ from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
-from poker_env.render.tables import holdem_picture
+from poker_env.render.holdem import holdem_picture
 
 __all__ = ["HoldemAECEnv", "env"]
 

@@ -101,6 +101,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--batch-size", type=int, dest="batch_size")
     p.add_argument("--n-epochs", type=int, dest="n_epochs")
     p.add_argument("--ent-coef", type=float, dest="ent_coef")
+    p.add_argument("--clip-range", type=float, dest="clip_range")
+    p.add_argument(
+        "--algo", choices=["ppo", "mmd"], help="MaskablePPO, or it with the MMD term (mmd)"
+    )
+    p.add_argument("--kl-coef", type=float, dest="kl_coef", help="the MMD term's weight")
     p.add_argument("--gamma", type=float)
     p.add_argument(
         "--warm-start",
@@ -141,6 +146,9 @@ FIELDS = (
     "batch_size",
     "n_epochs",
     "ent_coef",
+    "clip_range",
+    "algo",
+    "kl_coef",
     "gamma",
     "features",
     "warm_start",

@@ -127,6 +127,10 @@ class PokerVecEnv(VecEnv):
             the training reward of each table's action from the observation it was
             taken on (e.g. :class:`poker_env_agents.evaluate.RedDogBetValue`). The episode
             statistics (``infos[i]["episode"]``) keep the env's rewards.
+        dominated_folds: None to keep the env's masks; or the env id whose
+            dominated folds (nothing to call, a free check legal) the masks lose
+            (:func:`poker_env_agents.runtime.without_dominated_folds`), as the exported
+            policy's runtime does.
     """
 
     def __init__(
@@ -135,8 +139,10 @@ class PokerVecEnv(VecEnv):
         seed: int | None = None,
         features: FeatureSet | None = None,
         reward: Callable[[NDArray[np.float32], NDArray[np.int64]], NDArray[Any]] | None = None,
+        dominated_folds: str | None = None,
     ) -> None:
         envs = list(envs)
+        self.dominated_folds = dominated_folds
         if not envs:
             raise ConfigError("envs", envs, "one or more poker_env.vector envs")
         obs_space = envs[0].single_observation_space
@@ -192,8 +198,15 @@ class PokerVecEnv(VecEnv):
         self._ep_length[:] = 0
         self._was_reset = True
         raw = np.concatenate(parts)
+        self._drop_dominated_folds(raw)
         self._last_raw = raw
         return self._with_features(raw)
+
+    def _drop_dominated_folds(self, raw: NDArray[np.float32]) -> None:
+        if self.dominated_folds is not None:
+            from poker_env_agents.runtime import without_dominated_folds
+
+            self._masks[:] = without_dominated_folds(self.dominated_folds, raw, self._masks)
 
     def _with_features(self, obs: NDArray[np.float32]) -> NDArray[np.float32]:
         if self.features is None:
@@ -221,6 +234,7 @@ class PokerVecEnv(VecEnv):
                 finals.append((sl, info["final_obs"], info["_final_obs"]))
         dones = terms | truncs
         raw_obs = obs
+        self._drop_dominated_folds(raw_obs)
         obs = self._with_features(obs)
         self._ep_return += rewards
         if self.reward is not None and self._last_raw is not None:

@@ -11,7 +11,10 @@ draws what each slot plays from a weighted mix of kinds:
   ``pool_size`` snapshots). While the pool is empty its share goes to the other kinds;
 - ``fixed``: one given policy, frozen (``TrainConfig.fixed_opponent``, or the policy
   object passed to ``train``): alone in the mix it trains a best response to that
-  policy (:mod:`poker_env_agents.analysis.exploit`).
+  policy (:mod:`poker_env_agents.analysis.exploit`);
+- ``self``: the learner's current weights (:class:`LiveSelf`: a numpy copy of the
+  actor, refreshed at every rollout start, sampled play): self-play, one network in
+  every seat.
 
 Everything is drawn from a seeded Generator, so a run is repeatable.
 """
@@ -28,9 +31,42 @@ from numpy.typing import NDArray
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
 
-__all__ = ["OPPONENT_KINDS", "OpponentMix", "OpponentSlot", "SnapshotPool"]
+__all__ = ["OPPONENT_KINDS", "LiveSelf", "OpponentMix", "OpponentSlot", "SnapshotPool"]
 
-OPPONENT_KINDS = ("random", "call", "heuristic", "pool", "fixed")
+OPPONENT_KINDS = ("random", "call", "heuristic", "pool", "fixed", "self")
+
+
+class LiveSelf:
+    """The learner's current weights as a ``BatchPolicy`` (opponent kind ``self``).
+
+    ``policy`` is a sampled :class:`poker_env_agents.runtime.NumpyPolicy` (the
+    learner exported once, for its manifest and features); :meth:`refresh` copies the
+    model's actor into it (at every rollout start), so the opponent seats play the
+    same network as the learner's seat, run with numpy inside the vector env.
+    """
+
+    def __init__(self) -> None:
+        self.policy: Any = None
+
+    def attach(self, policy: Any) -> None:
+        """Play ``policy`` (a sampled NumpyPolicy of the learner's network)."""
+        self.policy = policy
+
+    def refresh(self, model: Any) -> None:
+        """Copy ``model``'s actor (an SB3 MaskablePPO) into the numpy policy."""
+        from poker_env_agents.training.export import sb3_layers
+
+        if self.policy is None:
+            raise RuntimeError("LiveSelf.refresh before attach: no policy to refresh")
+        self.policy.layers = tuple(sb3_layers(model))
+
+    def act_batch(
+        self, observations: NDArray[np.floating], action_masks: NDArray[np.int8]
+    ) -> NDArray[np.int64]:
+        if self.policy is None:
+            raise RuntimeError("LiveSelf plays before the learner's network was attached")
+        actions: NDArray[np.int64] = self.policy.act_batch(observations, action_masks)
+        return actions
 
 
 class OpponentSlot:

@@ -52,6 +52,7 @@ from poker_env_agents.training.checkpoints import (
 )
 from poker_env_agents.training.selfplay import (
     OPPONENT_KINDS,
+    LiveSelf,
     OpponentMix,
     OpponentSlot,
     SnapshotPool,
@@ -65,6 +66,9 @@ else:  # pragma: no cover
 __all__ = ["Checkpoint", "TrainConfig", "find_checkpoint", "load_config", "train"]
 
 ACTIVATIONS = ("tanh", "relu")
+#: The learners: ``ppo`` (sb3-contrib's MaskablePPO) and ``mmd`` (MaskablePPO with the
+#: Magnetic Mirror Descent term, :class:`poker_env_agents.training.mmd.MMDMaskablePPO`).
+ALGOS = ("ppo", "mmd")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -79,7 +83,7 @@ class TrainConfig:
         num_tables: tables stepped per call (the VecEnv's size).
         num_groups: groups of tables with their own opponent (divides num_tables).
         opponents: kind -> weight; kinds ``random``, ``call``, ``heuristic``, ``pool``,
-            ``fixed``.
+            ``fixed``, ``self`` (the learner's current weights: self-play).
         fixed_opponent: the policy that kind ``fixed`` plays, named as
             :func:`poker_env_agents.registry.resolve_policy` reads it (``heuristic``,
             ``FILE.npz@sample``, ...); ``train(..., fixed_opponent=policy)`` passes a
@@ -90,6 +94,8 @@ class TrainConfig:
         activation: ``tanh`` or ``relu``.
         learning_rate, n_steps, batch_size, n_epochs, gamma, gae_lambda, ent_coef,
             clip_range: MaskablePPO's hyperparameters.
+        algo: ``ppo`` or ``mmd`` (:data:`ALGOS`).
+        kl_coef: the MMD term's weight (``algo = "mmd"`` only).
         torch_threads: torch's intra-op threads.
         env_threads: threads of each vector env (random opponents only).
         checkpoint_every: steps between checkpoints (0: none; taken between PPO
@@ -104,6 +110,9 @@ class TrainConfig:
         seat: the agent's seat at the training tables (-1: the game's, see
             :meth:`poker_env_agents.registry.GameSpec.make_vector`; 0 trains the human seat of the
             draw match, e.g. a best response against her).
+        both_seats: alternate the groups' agent seat between the game's seat and the
+            other one (seat 0), so that one network learns both seats (self-play in
+            the draw match, whose seats differ); needs an even ``num_groups``.
         warm_start: a teacher policy (a baseline kind or ``FILE.npz``, as
             ``fixed_opponent``) imitated before PPO starts (``""``: none): the policy
             learns the teacher's actions and the value network its returns on
@@ -135,6 +144,8 @@ class TrainConfig:
     gae_lambda: float = 0.95
     ent_coef: float = 0.02
     clip_range: float = 0.2
+    algo: str = "ppo"
+    kl_coef: float = 0.0
     torch_threads: int = 1
     env_threads: int = 1
     checkpoint_every: int = 100_000
@@ -143,6 +154,7 @@ class TrainConfig:
     features: str = ""
     reward: str = "env"
     seat: int = -1
+    both_seats: bool = False
     warm_start: str = ""
     warm_start_steps: int = 200_000
     warm_start_epochs: int = 4
@@ -191,10 +203,25 @@ class TrainConfig:
             ("gae_lambda", 0.0, 1.0),
             ("ent_coef", 0.0, 1.0),
             ("clip_range", 0.0, 1.0),
+            ("kl_coef", 0.0, 10.0),
         ):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
                 raise ConfigError(name, v, f"a number in [{lo}, {hi}]")
+        from poker_env_agents.baselines.heldout import refuse_panel_names
+
+        # The held-out panel is for evaluation only: a clear error, before the generic one.
+        refuse_panel_names(
+            {
+                "opponents": list(self.opponents),
+                "fixed_opponent": [self.fixed_opponent],
+                "warm_start": [self.warm_start],
+            }
+        )
+        if self.algo not in ALGOS:
+            raise ConfigError("algo", self.algo, f"one of {ALGOS}")
+        if self.kl_coef and self.algo != "mmd":
+            raise ConfigError("kl_coef", self.kl_coef, "0 unless algo = 'mmd'")
         for k in self.opponents:
             if k not in OPPONENT_KINDS:
                 raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")
@@ -207,6 +234,14 @@ class TrainConfig:
         if self.seat >= self.spec.num_seats(self.options):
             raise ConfigError(
                 "seat", self.seat, f"-1 or 0..{self.spec.num_seats(self.options) - 1}"
+            )
+        if not isinstance(self.both_seats, bool) or (
+            self.both_seats and (self.seat >= 0 or self.num_groups % 2)
+        ):
+            raise ConfigError(
+                "both_seats",
+                self.both_seats,
+                "true or false; true needs seat = -1 and even num_groups",
             )
         if self.reward not in ("env", "bet-value") or (
             self.reward == "bet-value" and self.game != "red-dog"
@@ -518,6 +553,9 @@ class _Run:
         builders = baseline_builders(
             self.spec, config.options, fixed if fixed is not None else config.fixed_opponent
         )
+        # Self-play: the learner's current weights, attached once the model exists.
+        self.live_self = LiveSelf()
+        builders["self"] = lambda seed: self.live_self
         self.mix = OpponentMix(config.opponents, builders, self.pool, config.seed)
         per = config.num_tables // config.num_groups
         self.slots = [OpponentSlot(self.mix.draw()[1]) for _ in range(config.num_groups)]
@@ -529,9 +567,13 @@ class _Run:
                     config.options,
                     slot,
                     config.env_threads,
-                    seat=None if config.seat < 0 else config.seat,
+                    seat=(
+                        0
+                        if config.both_seats and k % 2
+                        else (None if config.seat < 0 else config.seat)
+                    ),
                 )
-                for slot in self.slots
+                for k, slot in enumerate(self.slots)
             ],
             seed=config.seed,
             features=(
@@ -544,18 +586,27 @@ class _Run:
                 if config.reward == "bet-value"
                 else None
             ),
+            # The learner never folds with nothing to call, as the exported policy's
+            # runtime (poker_env_agents.runtime.without_dominated_folds).
+            dominated_folds=self.spec.env_id,
         )
         self.model: Any = None
 
     # ----- model -------------------------------------------------------------------
-    def new_model(self) -> Any:
+    def model_class(self) -> Any:
         from sb3_contrib import MaskablePPO
 
+        from poker_env_agents.training.mmd import MMDMaskablePPO
+
+        return MMDMaskablePPO if self.config.algo == "mmd" else MaskablePPO
+
+    def new_model(self) -> Any:
         from poker_env_agents.training.sb3 import ScaledFlatten, activation_class, observation_scale
 
         c = self.config
         act = activation_class(c.activation)
-        self.model = MaskablePPO(
+        extra: dict[str, Any] = {"kl_coef": c.kl_coef} if c.algo == "mmd" else {}
+        self.model = self.model_class()(
             "MlpPolicy",
             self.venv,
             learning_rate=c.learning_rate,
@@ -578,20 +629,31 @@ class _Run:
             seed=c.seed,
             device="cpu",
             verbose=0,
+            **extra,
         )
+        self.attach_self()
         return self.model
 
     def load_model(self, path: Path) -> Any:
-        from sb3_contrib import MaskablePPO
-
-        self.model = MaskablePPO.load(
+        self.model = self.model_class().load(
             path, env=self.venv, device="cpu", tensorboard_log=str(self.dir / "tb")
         )
+        self.attach_self()
         return self.model
 
     def save_model(self, path: Path) -> Path:
         """The model to ``path``, whole or not at all."""
         return atomic_save(path, self.model.save)
+
+    def attach_self(self) -> None:
+        """Give opponent kind ``self`` the model's network (exported once for its
+        manifest, then refreshed in memory at every rollout start)."""
+        if self.config.opponents.get("self", 0) <= 0:
+            return
+        from poker_env_agents.runtime import load_policy
+
+        path = self.export(self.dir / "self_latest.npz")
+        self.live_self.attach(load_policy(path, deterministic=False, seed=self.config.seed + 3))
 
     def imitate(self, progress: bool = True) -> dict[str, float]:
         """Warm start: fit the new model to the teacher ``config.warm_start``.
@@ -768,6 +830,8 @@ def _callback(run: _Run) -> Any:
             if self.next_checkpoint and n >= self.next_checkpoint:
                 run.checkpoint()
                 self.next_checkpoint = _next_multiple(n, run.config.checkpoint_every)
+            if run.live_self.policy is not None:
+                run.live_self.refresh(run.model)
             run.mix.assign(run.slots)
 
         def _on_step(self) -> bool:
@@ -851,10 +915,11 @@ def train(
         print(_resume_message(run.dir, ckpt, skipped), flush=True)
     elif _has_checkpoint_files(run.dir):
         raise ConfigError("out", str(run.dir), "a new folder (this one holds a run: use --resume)")
-    atomic_write_text(run.dir / "config.toml", config.to_toml())  # on resume: the new timesteps
     if ckpt is not None:
-        run.restore(ckpt)
+        run.restore(ckpt)  # refuses a changed config before anything is written
+        atomic_write_text(run.dir / "config.toml", config.to_toml())  # the new timesteps
     else:
+        atomic_write_text(run.dir / "config.toml", config.to_toml())
         run.new_model()
         if config.warm_start:
             stats = run.imitate(progress=True)

@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from poker_env.episode.layout import ObsField, fields_from_widths
 from poker_env.errors import ConfigError, IllegalActionError, as_int
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import draw_layout as L
@@ -119,6 +120,7 @@ __all__ = [
     "last_hand_lines",
     "mask_from_legal",
     "observation_bounds",
+    "observation_fields",
     "opp_step_row",
     "passive_action",
     "render_text",
@@ -174,6 +176,33 @@ O_BANK = 74
 O_IS_COMPUTER = 75
 O_HIST = 76
 OBS_SIZE = O_HIST + 3 * HIST_LEN
+
+
+def observation_fields() -> tuple[ObsField, ...]:
+    """The observation layout (the envs' docstring table, row by row)."""
+    return fields_from_widths(
+        [
+            ("own_cards", O_ONEHOT - O_CARDS),
+            ("own_cards_onehot", O_PHASE - O_ONEHOT),
+            ("phase", 1),
+            ("is_first", 1),
+            ("pot", 1),
+            ("own_money", 1),
+            ("opponent_money", 1),
+            ("own_bet", 1),
+            ("opponent_bet", 1),
+            ("to_call", 1),
+            ("raises", 1),
+            ("own_drawn", 1),
+            ("opponent_drawn", 1),
+            ("own_wardrobe", O_WARD_OPP - O_WARD_OWN),
+            ("opponent_wardrobe", O_BANK - O_WARD_OPP),
+            ("bank", 1),
+            ("is_computer", 1),
+            ("history", OBS_SIZE - O_HIST),
+        ]
+    )
+
 
 # Hand records (see the module docstring): [records written, writes so far, then a
 # ring of NUM_RECORDS records of REC_SIZE ints]. A record is written when a hand

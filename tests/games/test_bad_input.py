@@ -28,7 +28,7 @@ from poker_env.errors import (
 from poker_env.games import holdem_kernels as K
 from poker_env.games.draw import DrawAction, DrawConfig, DrawGame
 from poker_env.games.holdem import MAX_TABLE_CHIPS, HoldemConfig, HoldemGame, replay_json
-from poker_env.games.holdem_phh import from_phh
+from poker_env.games.holdem_phh import from_phh, to_phh
 from poker_env.games.red_dog import RedDogConfig, RedDogGame
 
 INT64_MAX = 9_223_372_036_854_775_807  # 2**63 - 1, the engines' chip counts are int64
@@ -923,12 +923,12 @@ def test_holdem_corrupt_text_is_a_history_error(text: str) -> None:
 
 
 def standard_phh() -> str:
-    return showdown_hand(rules="standard").to_phh()
+    return to_phh(showdown_hand(rules="standard"))
 
 
 def test_phh_export_claims_the_finishing_stacks_and_import_checks_them() -> None:
     g = showdown_hand(rules="standard")
-    text = g.to_phh()
+    text = to_phh(g)
     line = next(x for x in text.splitlines() if x.startswith("finishing_stacks"))
     assert from_phh(text).stacks() == [int(x) for x in line.split("[")[1].rstrip("]").split(",")]
     # Tampered: one chip moved between two players.

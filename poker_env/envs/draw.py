@@ -228,21 +228,31 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         return self._last
 
     def _info(self, illegal: bool) -> dict[str, Any]:
-        # Records are decoded only when the driver wrote or updated one during this
-        # call (a hand ended; a buy-back or the match end followed one).
-        ended: tuple[enc.HandRecord, ...] = ()
-        if self._recorded:
-            num = int(self._rec[enc.RC_NUM])
-            if num != self._num_seen:
-                ended = enc.hand_records(self._rec, self.config, self._num_seen)
-                self._num_seen = num
-            self._last = ended[-1] if ended else enc.last_hand(self._rec, self.config)
+        ended = self._read_records() if self._recorded else ()
         return {
             "action_mask": self._mask.copy(),
             "illegal_action": illegal,
             "hands_ended": ended,
             "last_hand": self._last,  # read-only: steps may share it
         }
+
+    def _read_records(self) -> tuple[enc.HandRecord, ...]:
+        """The records the driver wrote since the last call (it wrote or updated one
+        during this call: a hand ended; a buy-back or the match end followed one)."""
+        rec = self._rec
+        num = rec.item(enc.RC_NUM)
+        seen = self._num_seen
+        if num == seen + 1:  # one hand ended: the common case, decoded inline
+            b = enc.RC_SLOTS + enc.REC_SIZE * (seen % enc.NUM_RECORDS)
+            last = enc.HandRecord(rec[b : b + enc.REC_SIZE].tolist(), self.config)
+            self._last, self._num_seen = last, num
+            return (last,)
+        ended: tuple[enc.HandRecord, ...] = ()
+        if num != seen:
+            ended = enc.hand_records(rec, self.config, seen)
+            self._num_seen = num
+        self._last = ended[-1] if ended else enc.last_hand(rec, self.config)
+        return ended
 
     def _phase_name(self) -> str:
         return ("PRE_DRAW", "DRAW", "POST_DRAW", "HAND_END", "BUY_BACK", "MATCH_END")[
@@ -483,9 +493,14 @@ class DrawMatchEnv(_DrawEnvBase):
         )
 
     def _truncate(self) -> bool:
-        return int(self._s[L.S_HAND_NO]) > self.max_hands
+        return bool(self._s.item(L.S_HAND_NO) > self.max_hands)
 
     def _info(self, illegal: bool) -> dict[str, Any]:
-        info = super()._info(illegal)
-        info["hand_no"] = int(self._s[L.S_HAND_NO])
-        return info
+        ended = self._read_records() if self._recorded else ()
+        return {
+            "action_mask": self._mask.copy(),
+            "illegal_action": illegal,
+            "hands_ended": ended,
+            "last_hand": self._last,  # read-only: steps may share it
+            "hand_no": self._s.item(L.S_HAND_NO),
+        }

@@ -55,7 +55,7 @@ test: install browser
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 test-fast: install
-	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow"
+	$(PY) -m pytest -q -n 2 --dist loadfile -m "not slow and not wheel"
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -21,7 +21,17 @@ from pathlib import Path
 
 from poker_env.errors import ConfigError
 
-__all__ = ["config_file", "package_dir", "shipped_configs"]
+__all__ = [
+    "SHIPPED_PREFIX",
+    "config_file",
+    "package_dir",
+    "shipped_configs",
+    "shipped_file",
+    "shipped_models",
+]
+
+#: A player named ``shipped:NAME`` is the shipped policy ``models/NAME.npz``.
+SHIPPED_PREFIX = "shipped:"
 
 
 def package_dir(package: str, *parts: str) -> Path:
@@ -67,3 +77,21 @@ def config_file(name: str | os.PathLike[str]) -> Path:
     raise ConfigError(
         "config", text, f"a TOML file or a shipped config name, one of {shipped_configs()}"
     )
+
+
+def shipped_models() -> list[str]:
+    """The names of the shipped policies (``poker_env_agents/models/NAME.npz``)."""
+    folder = package_dir("poker_env_agents", "models")
+    return sorted(p.stem for p in folder.glob("*.npz")) if folder.is_dir() else []
+
+
+def shipped_file(name: str) -> Path:
+    """The shipped policy ``NAME`` (``draw52``, ``holdem_hu``...): its ``.npz`` path.
+
+    Raises:
+        ConfigError: no shipped policy of that name (the message lists them).
+    """
+    stem = name[: -len(".npz")] if name.endswith(".npz") else name
+    if stem not in shipped_models():
+        raise ConfigError("shipped policy", name, f"one of {shipped_models()}")
+    return package_dir("poker_env_agents", "models") / f"{stem}.npz"

@@ -9,6 +9,7 @@ any env's ``opponent=`` and by the play front ends:
 | ``normal`` | the shipped policy (``poker_env_agents/models/``), sampled from its softmax |
 | ``hard`` | the shipped policy at its strongest setting (the masked argmax) |
 | a path | that exported ``.npz`` policy (argmax; ``FILE.npz@sample`` samples) |
+| ``shipped:NAME`` | the shipped policy ``NAME.npz`` (``shipped:draw32``; ``@sample`` samples) |
 
 Her wardrobe (draw match, RULES.md §1): between hands, when she may buy back a
 lost item, the env offers BUY_BACK (the last action index) beside the passive
@@ -33,7 +34,7 @@ from numpy.typing import NDArray
 
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
-from poker_env_agents.assets import package_dir
+from poker_env_agents.assets import SHIPPED_PREFIX, package_dir, shipped_file
 from poker_env_agents.registry import get_game, make_baseline, resolve_policy
 
 __all__ = ["LEVELS", "MODELS_DIR", "ComputerOpponent", "shipped_model", "shipped_problem"]
@@ -149,6 +150,8 @@ class ComputerOpponent:
             self.source = str(path)
         else:
             path_text = level.partition("@")[0]
+            if path_text.startswith(SHIPPED_PREFIX):
+                path_text = str(shipped_file(path_text[len(SHIPPED_PREFIX) :]))
             if spec.name == "draw-match" and path_text.endswith(".npz"):
                 from poker_env_agents.runtime import read_manifest
 

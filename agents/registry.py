@@ -22,6 +22,8 @@ A player is named by one of
 - a baseline kind: ``random``, ``call``, ``heuristic`` (:mod:`poker_env_agents.baselines`);
 - an exported policy file ``*.npz`` (:mod:`poker_env_agents.runtime`, numpy only), optionally
   followed by ``@argmax`` (default), ``@sample`` or ``@t=<temperature>``;
+- a shipped policy ``shipped:NAME`` (``poker_env_agents/models/NAME.npz`` wherever the
+  package is installed: ``shipped:draw52``, ``shipped:holdem_hu@sample``);
 - an SB3 model ``*.zip`` (a checkpoint of :mod:`poker_env_agents.training.train`; needs torch), played
   masked and deterministic.
 """
@@ -39,6 +41,7 @@ from numpy.typing import NDArray
 
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy, Policy
+from poker_env_agents.assets import SHIPPED_PREFIX, shipped_file
 
 __all__ = [
     "BASELINE_KINDS",
@@ -316,6 +319,8 @@ def resolve_policy(
     if name in BASELINE_KINDS:
         return make_baseline(game, name, seed=seed, **opts)
     path_text, _, mode = name.partition("@")
+    if path_text.startswith(SHIPPED_PREFIX):
+        path_text = str(shipped_file(path_text[len(SHIPPED_PREFIX) :]))
     path = Path(path_text)
     if path.suffix == ".npz":
         from poker_env_agents.runtime import load_policy
@@ -336,5 +341,7 @@ def resolve_policy(
     if path.suffix == ".zip":
         return SB3Policy(path)
     raise ConfigError(
-        "policy", name, f"one of {BASELINE_KINDS}, an exported FILE.npz or an SB3 FILE.zip"
+        "policy",
+        name,
+        f"one of {BASELINE_KINDS}, an exported FILE.npz, shipped:NAME or an SB3 FILE.zip",
     )

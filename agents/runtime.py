@@ -6,7 +6,7 @@ json and the standard library only (no torch, no SB3, no onnxruntime: an
 import-linter contract in ``pyproject.toml`` keeps it so), and it never unpickles:
 every array is read with ``np.load(..., allow_pickle=False)``.
 
-The file (format version 1) is numpy's ``.npz`` (a zip of ``.npy`` arrays) holding
+The file (format version 2) is numpy's ``.npz`` (a zip of ``.npy`` arrays) holding
 
 - ``manifest``: a 1-D ``uint8`` array, the UTF-8 bytes of a JSON object (the
   manifest lives inside the archive, so a policy is one file that cannot lose it);
@@ -15,7 +15,7 @@ The file (format version 1) is numpy's ``.npz`` (a zip of ``.npy`` arrays) holdi
 
 The manifest::
 
-    {"format": "poker_env.policy", "format_version": 1,
+    {"format": "poker_env.policy", "format_version": 2,
      "game": "draw" | "red_dog" | "holdem",
      "env": {"id": "poker_env/FiveCardDraw-v0", "version": 0, "options": {...}},
      "observation": {"size": 124, "dtype": "float32",
@@ -32,17 +32,22 @@ The logits of a batch ``x`` (rows of observations) are
 outside the network (masked-out actions never win the argmax and get probability 0).
 
 ``env.options`` are the env options that change the spaces or what their entries
-mean (:func:`describe_env` lists them per game); ``layout_sha256`` hashes the rows
-of the env's documented observation table (its docstring, which the env tests check
-against the real space) with the observation size, so a layout change makes old
-files refuse to load against the new env; ``bounds_sha256`` hashes the space's
-bounds.
+mean (:func:`describe_env` lists them per game); ``layout_sha256`` hashes the
+observation layout itself, the named slices of ``observation_fields`` in the game's
+episode module (which the env docstrings' tables are tested against), with the
+observation size: a layout change makes old files refuse to load against the new
+env, a change of the docs' wording does not. ``bounds_sha256`` hashes the space's
+bounds (the ranges).
+
+Format 1 hashed the wording of the docstring's table instead. A format-1 file is
+migrated on reading: its hash is looked up among the format-1 hashes of the
+layouts as they stood when format 2 came (:data:`FORMAT1_LAYOUTS`), and replaced
+by that layout's format-2 hash; an unknown one is refused, naming the file.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import io
 import json
 import re
@@ -51,7 +56,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,6 +67,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ACTIVATIONS",
     "FORMAT",
+    "FORMAT1_LAYOUTS",
     "FORMAT_VERSION",
     "MANIFEST_KEY",
     "TO_CALL_ENTRY",
@@ -79,12 +85,106 @@ __all__ = [
 ]
 
 FORMAT = "poker_env.policy"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST_KEY = "manifest"
 
 
 class PolicyFileError(ValueError):
     """A policy file that this runtime refuses: the message names the file and the problem."""
+
+
+#: Format 1 -> format 2 layout hashes: each format-1 ``layout_sha256`` (the wording of
+#: an env's documented observation table, with the size) that the envs had when format
+#: 2 came, and the format-2 hash of the layout it stood for. Every size of every env
+#: is here (Hold'em 2..10 seats with and without the evaluator features, Red Dog 2..10
+#: players, the draw envs' one layout). Frozen: a later layout change must not
+#: re-bless old files.
+FORMAT1_LAYOUTS: dict[str, str] = {
+    "4397aa0db13d7c349cfa8d54f892dbeb2e34d0430404995a261b00da39142e87": (
+        "ce1b737c58dca76a255709d390ec167cdb0b6e721cf6126ed482a07f67d9cddf"
+    ),
+    "33ff41b5411fa98889b6389f044bbbc1c89d534ae6501c43de844186033ec9ce": (
+        "2a5c9aa7f464fb5af0e0797600a3dccf161693a385a9e35350cda07fd4f8b55b"
+    ),
+    "f93144c28112b1e5e1c6de3644f4386b3d42ba4485eddf93348e361dd73bb821": (
+        "f17b633d196701b6e828397ec2725bd7b61ef8732655abcdfce712a85b44fc86"
+    ),
+    "f2f23589395e4e979431d307594cd361b4b9b4c59f9460f0fd01176ee0cdaed7": (
+        "fc6a40ea74bf6998161bc26d633437695c0f563e2a1b2cd5d845b8ad5f43a543"
+    ),
+    "96f6c0807ece46b4f15302d467aa9aa53c6fa4f368481c3aab3c89cf7d495f30": (
+        "50739d412c5640a4dbbca4f5a99518bc0928b1f87c30158bd619bebeeffcc32c"
+    ),
+    "7141c874aa57c9821f748afe156ead8e6cc704f61cdd1a25073eee0224068cb3": (
+        "5ab5df8216e030b584a70a679ce2168c14cffeb6215e880eeaf4c54303caf4f2"
+    ),
+    "1e2846c8cdbe1a6fcee840e5c1ee84f1d82891bdd84228d193574757be39ff8d": (
+        "eead480c383110126bbe3ac2925aef0792d789be2aa8e0d468737152c19b01ed"
+    ),
+    "cdfba3cc4452534e02cfcd4a623a018d7aae4f0f9aa9a4fcba1b491db4258b16": (
+        "6d78c025bddad28dc37f196d506a5d56d54a66be2aaf58b58fd3912e43252d31"
+    ),
+    "ed12217a1729a435aed353ccb9599f78fe0652e47a4cef3f3d70a8bf07f9359e": (
+        "db18bc84fb76944a62b9643fb604032ddf75e74229066a79d79b9223a69bb94f"
+    ),
+    "29dc79c2e0a1285303ece03a5831e5cd5a080f31a466b0330d410886dbcd1835": (
+        "018a7f34c051ca3c6ad194087457cbe347599113ff5ca3cde5c3287faf918479"
+    ),
+    "1d6e398e67d3f4fe6b1a8cea1c46fe14995e1f54ce2b851c33c9430f14ce8b5b": (
+        "6487b0ee71db7c28ac32003a23e09a676c83fe5cf0190123d0a24584b82a1437"
+    ),
+    "27dd03462f9548db1be3e215c226514aea6253b13a33ef26e85c39055300aabc": (
+        "85e1e512fee13b81dcd161de566f96299affc9ec59134672ce70957eb08ee58d"
+    ),
+    "dc90fb382904c7e2ed05d7c8df20a481b7bed741a02fdc6c791027eb149bbaba": (
+        "9766f8d97d819887a02b18c8d8c913a03f5cd3e7ef1420fdf79ba0d0ed3008c5"
+    ),
+    "21edad3d784f12e97203c1b417ba27a8422e80d543354883db866e302b3f6bd4": (
+        "217126201605df2cab6a8a28e07f94411d0b0f386e4065fa5b191d409259c857"
+    ),
+    "1b0d75fe81175014092027b632159cfcca44b3fabf5355d49ce7c92340a8add8": (
+        "e58ba1d9ea720a4836c4a365ba1c6328cee83619d7ea2fc0f934a0ccc31052e9"
+    ),
+    "686cbc1e7cf64cea4071c123e04973698340068730cb7c1064d60ca04ec4b92c": (
+        "8919dc1b62dd4c40e7d62b1844c737c1e4d4a596a22afa14b89cf716128ae452"
+    ),
+    "339165b2b0b017ab54fb62dc6d1e443829a837e068dab3ad271ce1b193faeafd": (
+        "b0b59a2dafc1a14166ed699c7e0dda4160e15927c96134d2d6b2070ce28e66cc"
+    ),
+    "f0388e37a8fd1660314aa550221df053eac7af1aa22bd47362df2e446c32f7dc": (
+        "eb3b8872a79d9e0859e798539f349a51d7c2c45790726d9be5447e1d1ce89d83"
+    ),
+    "df5015c4723790a9ca2327343af0ad1d2d0e7cf806cf5c31c5ad420b004051c7": (
+        "13f6232310bd9878ec9825706bf9ee79b3d0851f551d9ed2f8c21754a5fd6ae7"
+    ),
+    "de09d21a354ad555a62feb5713f0fe683b5ebe0de541d795b08193296520a03d": (
+        "53cf807d19ce682e9d7e184cbc5957a886d79f9a616d1c63c4ceb46b27ae0461"
+    ),
+    "80f0835a2582a3ef17616515b75ddf7243e5dea8b72f16d321fc4c605107f698": (
+        "4febb9bd5ed2549abff9dc49d26ebde219445768fadade4e4caa673eb3ff971d"
+    ),
+    "e1c3b2bac47101f86270e96cd6e0768552b933e8e13529fc62bec6559b313fb9": (
+        "1f0a47d310ca9cfacf2f49f250fe39f7e5d22271e3f1eb0d3f6f2ba3a3ce6c2d"
+    ),
+    "eec33496a7da59bbb18502a0645b3fdf7eee075a3b92e30d388bf07386d87d20": (
+        "583e001a8f9a8a7e4ad6126327d9b62d92c44a3915e47fa562ea0ca79408cf42"
+    ),
+    "3a9e7a5a39f57b7780e1202eeebc74aaede49b54f7efeb79ed4c0aadae2dc1ef": (
+        "9e991bbdd84db41d3c00921044fa17b59c24c386eddfb83a769503f0ea8a62a5"
+    ),
+    "52e19f832b65f18bfef3dd1d7ac3721d7e530af93ae4871086b59afa9df125c5": (
+        "6fde2856aad70d49b595ae99cc1b7f10cf871ef0570d100c41330baf8bd4aef4"
+    ),
+    "dc5fe346e59c8b9f56ccd83dd026d908c53d12d618544703e513ec44520a16f3": (
+        "1756a624843ea545c209a90247453f7ae33870fd9dd0b79c4b4aceca048b81be"
+    ),
+    "4c97dc7c589cde3e58ed863db43c6eefc1acad3a6c2e5ba97d75e47b323d79e1": (
+        "fd817b3d1f2aa7a71a40157333c2e2211a61c4cd20d1015eb52adb35e33e43d3"
+    ),
+    "0dd9df828d14d2e7064cae62f6adcaf6049f1600090ef04aa2f36a7608ffc52d": (
+        "ff4ba0cbae85350b68682c5962452de2d871b57bb9c44b37e7db4acb1971776a"
+    ),
+}
 
 
 # ----- activations -----------------------------------------------------------------
@@ -171,7 +271,7 @@ class EnvDescription:
         version: the id's version number (0 for ``-v0``).
         options: the env options that change the spaces or their meaning (JSON values).
         observation_size: length of one observation.
-        layout_sha256: hash of the documented observation table and the size.
+        layout_sha256: hash of the observation layout (named slices) and the size.
         bounds_sha256: hash of the observation space's low and high bounds.
         action_count: size of the discrete action space.
         action_names: one name per action index.
@@ -264,38 +364,53 @@ def _holdem_actions(options: Mapping[str, Any]) -> list[str]:
     return ["FOLD", "CHECK_CALL", "MIN_RAISE", *fr, "ALL_IN"]
 
 
+def _draw_layout(options: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+    from poker_env.episode.draw import observation_fields
+
+    return observation_fields()
+
+
+def _red_dog_layout(options: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+    from poker_env.episode.red_dog import observation_fields
+
+    return observation_fields(int(options["num_players"]))
+
+
+def _holdem_layout(options: Mapping[str, Any]) -> Sequence[Sequence[Any]]:
+    from poker_env.episode.holdem import observation_fields
+
+    return observation_fields(int(options["num_players"]), bool(options["evaluator_features"]))
+
+
 _Options = Callable[[Any], dict[str, Any]]
 _Names = Callable[[Mapping[str, Any]], list[str]]
+_Layout = Callable[[Mapping[str, Any]], Sequence[Sequence[Any]]]
 
-# env id -> (game, module and class holding the documented table, options, action names)
-_ENVS: dict[str, tuple[str, str, str, _Options, _Names]] = {
+# env id -> (game, options, action names, observation layout)
+_ENVS: dict[str, tuple[str, _Options, _Names, _Layout]] = {
     "poker_env/FiveCardDraw-v0": (
         "draw",
-        "poker_env.envs.draw",
-        "FiveCardDrawEnv",
         _draw_options,
         _draw_actions,
+        _draw_layout,
     ),
     "poker_env/DrawMatch-v0": (
         "draw",
-        "poker_env.envs.draw",
-        "DrawMatchEnv",
         _draw_options,
         _draw_actions,
+        _draw_layout,
     ),
     "poker_env/RedDog-v0": (
         "red_dog",
-        "poker_env.envs.red_dog",
-        "RedDogEnv",
         _red_dog_options,
         _red_dog_actions,
+        _red_dog_layout,
     ),
     "poker_env/Holdem-v0": (
         "holdem",
-        "poker_env.envs.holdem",
-        "HoldemEnv",
         _holdem_options,
         _holdem_actions,
+        _holdem_layout,
     ),
 }
 
@@ -349,40 +464,26 @@ def _base_env(env: object) -> tuple[Any, str]:
     )
 
 
-def _table_rows(doc: str) -> list[list[str]]:
-    """The data rows of the table in the docstring's ``## Observation Space`` section:
-    cells stripped, runs of white space made one space, header and rule rows left out."""
-    parts = doc.split("## Observation Space", 1)
-    if len(parts) < 2:
-        return []
-    section = re.split(r"^\s*## ", parts[1], maxsplit=1, flags=re.M)[0]
-    lines = [ln.strip() for ln in section.splitlines()]
-    table = [ln for ln in lines if ln.startswith("|") and ln.endswith("|")]
-    rows: list[list[str]] = []
-    for i, line in enumerate(table):
-        cells = [re.sub(r"\s+", " ", c.strip()) for c in line[1:-1].split("|")]
-        if all(re.fullmatch(r":?-+:?", c) for c in cells):
-            continue  # the rule under the header
-        if i + 1 < len(table) and re.fullmatch(r"\|[\s:|-]+\|", table[i + 1]):
-            continue  # the header
-        rows.append(cells)
-    return rows
+def observation_layout_sha256(fields: Sequence[Sequence[Any]], size: int) -> str:
+    """SHA-256 of an observation layout: its fields ``(name, start, stop)`` and the size.
 
-
-def observation_layout_sha256(doc: str, size: int) -> str:
-    """SHA-256 of an env's documented observation table and the observation size.
-
-    The rows are parsed from the docstring's ``## Observation Space`` table
-    (Gymnasium's ``blackjack.py`` style: slice, meaning, range), whitespace
-    normalised; the header and the rule row are not part of the layout.
+    The fields are the game's ``observation_fields`` (:mod:`poker_env.episode`), in
+    order; they must tile ``0:size`` without a gap or an overlap.
 
     Raises:
-        ValueError: the docstring has no observation table.
+        ValueError: the fields do not tile the observation.
     """
-    rows = _table_rows(doc)
-    if not rows:
-        raise ValueError("the docstring has no table under '## Observation Space'")
-    blob = json.dumps({"rows": rows, "size": int(size)}, separators=(",", ":"), sort_keys=True)
+    rows: list[tuple[str, int, int]] = [(str(f[0]), int(f[1]), int(f[2])) for f in fields]
+    at = 0
+    for name, start, stop in rows:
+        if start != at or stop <= start:
+            raise ValueError(
+                f"observation field {name!r} at {start}:{stop}, expected to start at {at}"
+            )
+        at = stop
+    if at != int(size):
+        raise ValueError(f"the observation fields cover 0:{at}, the observation has {size} entries")
+    blob = json.dumps({"fields": rows, "size": int(size)}, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
@@ -407,8 +508,7 @@ def describe_env(env: object) -> EnvDescription:
         ValueError: ``env`` is none of these.
     """
     base, env_id = _base_env(env)
-    game, module, cls_name, options_of, names_of = _ENVS[env_id]
-    cls = getattr(importlib.import_module(module), cls_name)
+    game, options_of, names_of, layout_of = _ENVS[env_id]
     obs_space = getattr(base, "single_observation_space", None) or base.observation_space
     act_space = getattr(base, "single_action_space", None) or base.action_space
     size = int(obs_space.shape[0])
@@ -423,7 +523,7 @@ def describe_env(env: object) -> EnvDescription:
         version=_id_version(env_id),
         options=options,
         observation_size=size,
-        layout_sha256=observation_layout_sha256(cls.__doc__ or "", size),
+        layout_sha256=observation_layout_sha256(layout_of(options), size),
         bounds_sha256=_bounds_sha256(obs_space.low, obs_space.high),
         action_count=count,
         action_names=names,
@@ -475,8 +575,8 @@ def check_manifest_env(manifest: Mapping[str, Any], env: object, source: str = "
         problems.append(f"observation size: file {obs['size']}, env {d.observation_size}")
     if obs["layout_sha256"] != d.layout_sha256:
         problems.append(
-            "observation layout: the env's documented observation table differs from the "
-            f"one the file was made for (layout_sha256 file {obs['layout_sha256'][:12]}..., "
+            "observation layout: the env's observation fields differ from the "
+            f"ones the file was made for (layout_sha256 file {obs['layout_sha256'][:12]}..., "
             f"env {d.layout_sha256[:12]}...)"
         )
     if obs["bounds_sha256"] != d.bounds_sha256:
@@ -521,8 +621,24 @@ def _positive(m: Mapping[str, Any], dotted: str, source: str) -> int:
     return v
 
 
+def _migrate_format1(manifest: dict[str, Any], source: str) -> dict[str, Any]:
+    """A format-1 manifest as format 2: its layout hash through :data:`FORMAT1_LAYOUTS`."""
+    old = _field(manifest, "observation.layout_sha256", str, source)
+    new = FORMAT1_LAYOUTS.get(old)
+    if new is None:
+        raise PolicyFileError(
+            f"{source}: a format-1 file whose observation layout (layout_sha256 {old[:12]}...) "
+            "is none of the layouts this runtime knows from format 1; export the policy again"
+        )
+    out = json.loads(json.dumps(manifest))
+    out["format_version"] = FORMAT_VERSION
+    out["observation"]["layout_sha256"] = new
+    out["migrated_from_format"] = 1
+    return cast("dict[str, Any]", out)
+
+
 def validate_manifest(manifest: object, source: str = "policy") -> dict[str, Any]:
-    """Check a manifest's structure (not its arrays) and return it.
+    """Check a manifest's structure (not its arrays) and return it (a format-1 one migrated).
 
     Raises:
         PolicyFileError: a foreign format, an unknown format version, a missing or
@@ -540,11 +656,13 @@ def validate_manifest(manifest: object, source: str = "policy") -> dict[str, Any
     version = manifest.get("format_version")
     if isinstance(version, bool) or not isinstance(version, int):
         raise PolicyFileError(f"{source}: format_version {version!r} is not an integer")
-    if version != FORMAT_VERSION:
+    if version not in (1, FORMAT_VERSION):
         raise PolicyFileError(
             f"{source}: format version {version} is not supported "
-            f"(this runtime reads version {FORMAT_VERSION})"
+            f"(this runtime reads versions 1 and {FORMAT_VERSION})"
         )
+    if version == 1:
+        manifest = _migrate_format1(manifest, source)
     _field(manifest, "game", str, source)
     _field(manifest, "env.id", str, source)
     _field(manifest, "env.version", int, source)

@@ -9,12 +9,23 @@ same hands: the fast path (``evaluate(int8 array, validate=False)``), the call a
 user writes (``evaluate(int64 array)``: numpy's default dtype, cards checked) with
 their ratio, and the int64 hands unchecked (what the wider input alone costs).
 
+OMPEval, two ways: ``pokerfast`` (PyPI; OMPEval compiled into its wheel, called
+through ctypes: its ``pf_evaluate`` reads a byte buffer of card codes 4 x rank + suit,
+which is this project's encoding up to the order of the suits, so the call costs
+little beyond the evaluation) as a peer row, and its exact equity AsAh vs KsKh beside
+``holdem_equity``; and, when ``OMPEVAL_BENCH`` names a native build of OMPEval's own
+benchmark (see docs/evaluator.md: built outside this repository), that benchmark's
+"random order evaluation (card arrays)" figure, run three times in turns with our
+fast path on the same thread count (one).
+
 Run: ``make bench`` or ``python bench/bench_evaluator.py``.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import subprocess
 import sys
 import time
 
@@ -127,6 +138,100 @@ def peer_rate(name: str, hands: np.ndarray) -> float | None:
 PEER_HANDS = {"eval7": 300_000, "phevaluator": 300_000, "treys": 30_000, "pokerkit": 5_000}
 
 
+def pokerfast_library() -> object | None:
+    """pokerfast's OMPEval library (ctypes) with ``pf_evaluate`` typed, or None."""
+    import ctypes
+
+    try:
+        from pokerfast import equity
+    except ImportError:
+        return None
+    path = equity.find_library()
+    if path is None:
+        return None
+    lib = ctypes.CDLL(path)
+    lib.pf_init.restype = ctypes.c_int
+    lib.pf_evaluate.restype = ctypes.c_int
+    lib.pf_evaluate.argtypes = [
+        ctypes.c_char_p,
+        ctypes.c_uint,
+        ctypes.c_uint,
+        ctypes.POINTER(ctypes.c_uint16),
+    ]
+    if lib.pf_init() != 0:
+        return None
+    return lib
+
+
+def pokerfast_evaluate(lib: object, hands: np.ndarray) -> np.ndarray:
+    """OMPEval's ranks (uint16) of ``hands`` (n, k), our card codes, through pokerfast."""
+    import ctypes
+
+    buf = np.ascontiguousarray(hands, dtype=np.uint8).tobytes()
+    out = np.empty(len(hands), dtype=np.uint16)
+    ptr = out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
+    if lib.pf_evaluate(buf, len(hands), hands.shape[1], ptr) != 0:  # type: ignore[attr-defined]
+        raise RuntimeError("pf_evaluate refused the hands")
+    return out
+
+
+def pokerfast_rate(lib: object, hands: np.ndarray, repeats: int = 5) -> float:
+    """Hands per second of one ``pf_evaluate`` call over ``hands`` (buffer made beforehand)."""
+    import ctypes
+
+    buf = np.ascontiguousarray(hands, dtype=np.uint8).tobytes()
+    out = np.empty(len(hands), dtype=np.uint16)
+    ptr = out.ctypes.data_as(ctypes.POINTER(ctypes.c_uint16))
+    fn = lib.pf_evaluate  # type: ignore[attr-defined]
+    t = best_time(lambda: fn(buf, len(hands), hands.shape[1], ptr), repeats=repeats)
+    return len(hands) / t
+
+
+_OMP_RANDOM = re.compile(
+    r"Random order evaluation \(card arrays\):\s*\n\s*(\d+) evals\s+([\d.]+)M/s"
+)
+
+
+def native_ompeval(binary: str) -> float:
+    """Evaluations per second of OMPEval's own benchmark, "random order (card arrays)"."""
+    text = subprocess.run([binary], capture_output=True, text=True, timeout=600, check=True).stdout
+    m = _OMP_RANDOM.search(text)
+    if m is None:
+        raise RuntimeError(
+            f"no 'Random order evaluation (card arrays)' figure in {binary}'s output"
+        )
+    return float(m.group(2)) * 1e6
+
+
+def native_rows(hands: np.ndarray, binary: str, runs: int = 3) -> list[Row]:
+    """Native OMPEval's benchmark and our 7-card fast path and default call, ``runs``
+    times in turns (ours just before each OMPEval run, one thread each)."""
+    rows = []
+    for i in range(runs):
+        fast, default, _ = fast_and_default(hands, repeats=5)
+        omp = native_ompeval(binary)
+        rows.append(
+            Row(
+                f"native OMPEval benchmark (random order, card arrays), run {i + 1}",
+                omp,
+                "evals/s",
+                f"ours just before: fast path {fast / 1e6:.1f} M/s = {fast / omp:.2f}x "
+                f"(target >= 1.0x), default call {default / 1e6:.1f} M/s = "
+                f"{default / fast:.2f}x the fast path (target >= 0.8x)",
+            )
+        )
+    return rows
+
+
+def _pokerfast_version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("pokerfast")
+    except metadata.PackageNotFoundError:
+        return "?"
+
+
 def main() -> None:
     rng = np.random.default_rng(2026)
     threads_all = numba.config.NUMBA_NUM_THREADS
@@ -163,6 +268,17 @@ def main() -> None:
                     "",
                 )
             )
+        lib = pokerfast_library()
+        rows.append(
+            Row(
+                f"pokerfast {_pokerfast_version()} (OMPEval via ctypes) {k}-card",
+                float("nan") if lib is None else pokerfast_rate(lib, hands),
+                "evals/s",
+                "peer" + ("" if lib is not None else ", not installed"),
+            )
+        )
+        if k == 7 and os.environ.get("OMPEVAL_BENCH"):
+            rows += native_rows(hands, os.environ["OMPEVAL_BENCH"])
         for peer, n in PEER_HANDS.items():
             r = peer_rate(peer, hands[:n])
             rows.append(
@@ -184,7 +300,27 @@ def main() -> None:
             "target <= 10 ms, OMPEval 1.4 ms",
         )
     )
-    print_table(f"Hand evaluator ({machine_line()})", rows)
+    try:
+        from pokerfast import equity as pf_equity
+
+        pf_equity.equity(["AsAh", "KsKh"])
+        t = best_time(lambda: pf_equity.equity(["AsAh", "KsKh"]), repeats=5)
+        shares = pf_equity.equity(["AsAh", "KsKh"])
+        rows.append(
+            Row(
+                "pokerfast exact AsAh vs KsKh (OMPEval's enumeration)",
+                t * 1e3,
+                "ms",
+                f"peer; equity {shares[0]:.6f} / {shares[1]:.6f}",
+            )
+        )
+    except ImportError:
+        rows.append(Row("pokerfast exact AsAh vs KsKh", float("nan"), "ms", "not installed"))
+    load = os.getloadavg()
+    print_table(
+        f"Hand evaluator ({machine_line()}; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})",
+        rows,
+    )
 
 
 if __name__ == "__main__":

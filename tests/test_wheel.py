@@ -52,7 +52,7 @@ COMMANDS = {
 }
 
 
-def _run(cmd: list[str], **kw: object) -> subprocess.CompletedProcess[str]:
+def _run(cmd: list[str | Path], **kw: object) -> subprocess.CompletedProcess[str]:
     """Run ``cmd``; on failure, fail with its output."""
     kw.setdefault("timeout", 600)
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
@@ -199,6 +199,9 @@ def test_the_core_install_is_numpy_numba_gymnasium_and_each_extra_its_feature(
     assert scripts == {name: f"{module}:main" for name, module in COMMANDS.items()}
 
 
+#: What `pip install poker_env` must not bring: the RL and web stacks of the extras.
+NOT_IN_THE_CORE = ["torch", "stable_baselines3", "sb3_contrib", "starlette", "uvicorn", "rich"]
+
 # What the fresh virtualenv runs (its own python, cwd outside the repository).
 CHECK_INSTALLED = r"""
 import importlib.metadata, json, sys
@@ -213,11 +216,8 @@ out = {"poker_env": poker_env.__file__, "poker_env_agents": poker_env_agents.__f
        "sys_path": sys.path}
 dist = importlib.metadata.distribution("poker_env")
 out["top_level"] = sorted({f.parts[0] for f in dist.files if f.parts[0] != ".."})
-try:
-    import agents  # noqa: F401
-    out["bare_agents"] = True
-except ModuleNotFoundError:
-    out["bare_agents"] = False
+import importlib.util
+out["bare_agents"] = importlib.util.find_spec("agents") is not None
 steps = {}
 for env_id in sorted(k for k in gym.registry if k.startswith("poker_env/")):
     env = gym.make(env_id)
@@ -260,6 +260,7 @@ for spec in GAMES.values():
 out["models"] = models
 out["shipped"] = sorted(p.name for p in MODELS_DIR.glob("*.npz"))
 out["models_dir"] = str(MODELS_DIR)
+out["absent"] = {m: importlib.util.find_spec(m) is None for m in sys.argv[1:]}
 print(json.dumps(out))
 """
 
@@ -344,8 +345,8 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
         POKER_ENV_PLAY_DIR=str(work / "games"),
     )
     pip = [str(py), "-m", "pip", "install", "-q"]
-    _run([*pip, torch_pin], env=env, cwd=work)  # before the extra: no other torch build
-    _run([*pip, f"{built.wheel}[train,play]"], env=env, cwd=work)
+    # The core first: `pip install poker_env` alone.
+    _run([*pip, str(built.wheel)], env=env, cwd=work)
     _run([str(py), "-m", "pip", "check"], env=env, cwd=work)
     site = Path(
         _run(
@@ -353,15 +354,19 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
         ).stdout.strip()
     )
     _stamp_like_the_wheel(built.wheel, site)
-    lap("install")
+    lap("install the core")
 
-    # The package from site-packages: ids, shipped models, her hard level.
-    out = json.loads(_run([str(py), "-c", CHECK_INSTALLED], env=env, cwd=work).stdout)
+    # With the core alone: the ids, the shipped models through the numpy runtime and
+    # as her hard level, an evaluation of a shipped player by name.
+    out = json.loads(
+        _run([str(py), "-c", CHECK_INSTALLED, *NOT_IN_THE_CORE], env=env, cwd=work).stdout
+    )
     assert Path(out["poker_env"]) == site / "poker_env" / "__init__.py"
     assert Path(out["poker_env_agents"]) == site / "poker_env_agents" / "__init__.py"
     assert not [p for p in out["sys_path"] if p and Path(p).resolve().is_relative_to(ROOT)]
     assert out["top_level"] == sorted(["poker_env", DIST_INFO, "poker_env_agents"])
     assert out["bare_agents"] is False
+    assert out["absent"] == {m: True for m in NOT_IN_THE_CORE}, out["absent"]
     ids = sorted(k for k in gymnasium.registry if k.startswith("poker_env/"))
     assert sorted(out["steps"]) == ids and len(ids) >= 4
     assert all(s["obs_ok"] for s in out["steps"].values()), out["steps"]
@@ -373,7 +378,24 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
         for use in uses:
             assert use["legal"], (name, use)
             assert use["her_source"] == str(site / "poker_env_agents" / "models" / name)
-    lap("envs and models")
+    report = work / "shipped.json"
+    _run(
+        ["poker-evaluate", "draw", "shipped:draw52", "random", "--hands", "512", "--json", report],
+        env=env,
+        cwd=work,
+    )
+    (match,) = json.loads(report.read_text())["matches"]
+    assert match["hands"] >= 512
+    # The shipped policy beats random play (its table, draw52.eval.json: +17.7 antes a
+    # hand over 131,072 hands; 512 hands measure it within about 2).
+    assert match["mean"] > 0, match
+    lap("core: envs, models, poker-evaluate")
+
+    # Then the extras, torch's build first (no other build pulled by `train`).
+    _run([*pip, torch_pin], env=env, cwd=work)
+    _run([*pip, f"{built.wheel}[train,play]"], env=env, cwd=work)
+    _run([str(py), "-m", "pip", "check"], env=env, cwd=work)
+    lap("install train, play")
 
     # Every command answers --help, as the console script and as python -m.
     for name in COMMANDS:
@@ -420,10 +442,10 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
                 assert server.poll() is None, server.communicate()[0]
                 assert time.monotonic() < deadline, "the server did not answer in 120 s"
                 time.sleep(0.5)
-        static = ROOT / "agents" / "play" / "web" / "static"
-        assert page == (static / "index.html").read_bytes()
+        pages = _wheel_contents(built.wheel)  # the repository's, byte for byte (above)
+        assert page == pages["poker_env_agents/play/web/static/index.html"]
         with urllib.request.urlopen(url + "/static/style.css", timeout=5) as r:
-            assert r.read() == (static / "style.css").read_bytes()
+            assert r.read() == pages["poker_env_agents/play/web/static/style.css"]
         req = urllib.request.Request(
             url + "/api/games",
             data=json.dumps({"game": "draw", "opponent": "hard", "seed": 1}).encode(),
@@ -460,7 +482,7 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
     )
     config = load_config(run / "config.toml")  # the run's config, read here
     recipe = load_config(ROOT / "agents" / "configs" / "demo.toml")
-    assert (config.game, config.timesteps, config.net_arch) == ("draw", 1024, [16])
+    assert (config.game, config.timesteps, list(config.net_arch)) == ("draw", 1024, [16])
     assert (config.ent_coef, config.opponents) == (recipe.ent_coef, recipe.opponents)
     assert (run / "policy.npz").is_file() and (run / "model.zip").is_file()
     lap("poker-train")

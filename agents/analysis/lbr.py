@@ -69,12 +69,12 @@ from numpy.typing import NDArray
 from poker_env.episode import holdem as E
 from poker_env.errors import ConfigError
 from poker_env.evaluator import get_tables
-from poker_env.evaluator.equity_batch import _splitmix  # SplitMix64, one copy
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
 from poker_env.policy import BatchPolicy, RandomPolicy
+from poker_env.rng import draw
 from poker_env_agents.baselines.holdem import HoldemCallStation
 from poker_env_agents.runtime import ACTIVATIONS, NumpyPolicy
 
@@ -234,7 +234,6 @@ def _holding_equities(
     rest = np.empty(52, dtype=np.int64)
     seen = np.empty(52, dtype=np.bool_)
     idx = np.empty(5, dtype=np.int64)
-    golden = np.uint64(0x9E3779B97F4A7C15)
     for t in range(holes.shape[0]):
         for c in range(52):
             seen[c] = False
@@ -275,15 +274,7 @@ def _holding_equities(
         x = seeds[t]
         for _ in range(draws):
             if not exact:
-                # Partial Fisher-Yates: rest[:m] is a uniform draw.
-                for j in range(m):
-                    x += golden
-                    r = j + np.int64(
-                        ((_splitmix(x) >> np.uint64(32)) * np.uint64(n_rest - j)) >> np.uint64(32)
-                    )
-                    tmp = rest[j]
-                    rest[j] = rest[r]
-                    rest[r] = tmp
+                x = draw(rest, n_rest, m, x)  # rest[:m]: a uniform draw (SplitMix64)
             ckey = np.uint64(0)
             cmask = np.uint64(0)
             for j in range(m):

@@ -15,13 +15,28 @@ Players: ``random``, ``call``, ``heuristic``, an exported ``FILE.npz`` (``@sampl
 plays the second; with more, the first plays each of the others (``--round-robin``:
 every pair). ``--hands 0`` plays no match (for the measures below alone).
 
+The held-out panel: ``--panel`` plays the first player against every panel bot of
+the game (duplicate deals; 6-max both ways: the bot in one seat among copies of the
+policy, and the policy in one seat among copies of the bot; draw-match: whole matches,
+the bot in the human seat), ``--hands`` per bot, each result with its 95% interval
+and hand count, then the WORST CASE lines. A panel bot is also a player:
+``panel:nit``, ``panel:pot-bully``, ... (``docs/agents.md`` lists them)::
+
+    python scripts/evaluate.py draw agents/models/draw52.npz --panel --hands 20000
+    python scripts/evaluate.py holdem --option num_players=6 agents/models/holdem_6max.npz --panel
+    python scripts/evaluate.py draw-match agents/models/draw_match52.npz --panel --hands 200
+
+``--measures N``: the first player's folds with nothing to call (dominated) per
+phase and its bet sizes (fractions of the pot), against a never-betting opponent
+and the panel, N decisions each.
+
 Measures of the first player beside the matches: ``--decision-value N`` (Red Dog: its
 exact expected chips per decision against the reference policy's on the same N
 decisions), ``--discards N`` (five-card draw: the share of its N draws that take the
 best-equity discard, against the second player).
 
 ``--json FILE`` writes ``{"game", "options", "matches": [...], "decision_value",
-"discards"}`` (the last two null when not asked for).
+"discards", "panel", "measures"}`` (null when not asked for).
 """
 
 from __future__ import annotations
@@ -38,6 +53,7 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from poker_env.errors import ConfigError
+from poker_env.policy import BatchPolicy
 from poker_env_agents.registry import GAMES, parse_option
 
 
@@ -76,27 +92,51 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="five-card draw: share of the first player's N discards that are the best",
     )
+    p.add_argument(
+        "--panel", action="store_true", help="play the first player against the held-out panel"
+    )
+    p.add_argument(
+        "--measures",
+        type=int,
+        default=0,
+        metavar="N",
+        help="dominated folds and bet sizes of the first player, N decisions per opponent",
+    )
     args = p.parse_args(argv)
     if args.decision_value and args.game != "red-dog":
         p.error("--decision-value is a Red Dog measure")
     if args.discards and not args.game.startswith("draw"):
         p.error("--discards is a five-card draw measure")
-    if len(args.players) < 2:
-        p.error("give at least two players")
+    panel_game = args.game in ("draw", "draw-match", "holdem")
+    if (args.panel or args.measures) and not panel_game:
+        p.error("--panel and --measures are for draw, draw-match and holdem")
+    if len(args.players) < 2 and not (args.panel or args.measures):
+        p.error("give at least two players (or one with --panel / --measures)")
+    from poker_env_agents.analysis.panel import (
+        evaluate_panel,
+        measures_lines,
+        play_measures,
+    )
+    from poker_env_agents.baselines.heldout import PANEL_PREFIX
+    from poker_env_agents.baselines.panel import make_panel_bot
     from poker_env_agents.evaluate import (
         draw_discard_agreement,
         head_to_head,
         red_dog_decision_value,
         results_table,
     )
-    from poker_env_agents.registry import resolve_policy
+    from poker_env_agents.registry import get_game, resolve_policy
 
     opts = dict(args.option)
+
+    def resolve(name: str, seed: int) -> BatchPolicy:
+        if name.startswith(PANEL_PREFIX):
+            return make_panel_bot(args.game, name, seed=seed, **get_game(args.game).options(opts))
+        return resolve_policy(name, args.game, opts, seed=seed)
+
+    panel = measures = None
     try:
-        pols = {
-            n: resolve_policy(n, args.game, opts, seed=args.seed + 17 * k)
-            for k, n in enumerate(args.players)
-        }
+        pols = {n: resolve(n, args.seed + 17 * k) for k, n in enumerate(args.players)}
         names = list(pols)
         if args.round_robin:
             pairs = [(x, y) for i, x in enumerate(names) for y in names[i + 1 :]]
@@ -137,6 +177,22 @@ def main(argv: list[str] | None = None) -> int:
                 seed=args.seed,
             )
             print(discards, flush=True)
+        if args.panel:
+            print(f"{names[0]} against the held-out panel ({args.hands:,} hands per bot):")
+            panel = evaluate_panel(
+                pols[names[0]], args.game, opts, hands=args.hands, seed=args.seed, progress=True
+            )
+            print()
+            print(panel.table(title=f"{names[0]} against the panel ({args.game})"))
+            print()
+            for line in panel.worst_lines():
+                print(line, flush=True)
+        if args.measures:
+            measures = play_measures(
+                pols[names[0]], args.game, opts, decisions=args.measures, seed=args.seed
+            )
+            for line in measures_lines(measures):
+                print(line, flush=True)
     except (ConfigError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -154,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
             if value is None
             else {**dataclasses.asdict(value), "ratio": value.ratio},
             "discards": None if discards is None else dataclasses.asdict(discards),
+            "panel": None if panel is None else panel.to_dict(),
+            "measures": measures,
         }
         args.json.write_text(json.dumps(doc, indent=1))
     return 0

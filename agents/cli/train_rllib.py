@@ -101,8 +101,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--resume",
         metavar="CHECKPOINT",
-        help="continue from a checkpoint folder (RUN/checkpoints/iter_<n>) with the "
-        "same options; --iterations more iterations",
+        help="continue from a checkpoint folder (RUN/checkpoints/iter_<n>) or a run "
+        "folder (its newest complete checkpoint) with the same options; --iterations "
+        "more iterations",
     )
     return p
 
@@ -152,9 +153,14 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if args.resume and not os.path.isdir(os.path.join(args.resume, "learner_group")):
-        print(f"error: --resume {args.resume}: not an RLlib checkpoint folder", file=sys.stderr)
-        return 2
+    if args.resume:
+        from poker_env_agents.training.rllib import find_rllib_checkpoint
+
+        try:
+            find_rllib_checkpoint(args.resume)
+        except FileNotFoundError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     import ray
 
     if args.address == "local":
@@ -164,6 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         ray.init(address=args.address, log_to_driver=False)
     try:
         result = train(cfg, resume=args.resume)
+    except (ConfigError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         ray.shutdown()
     print(f"run folder: {result.run_dir}")

@@ -386,6 +386,7 @@ class DrawSession(Session):
                 "items_redeemed": list(o.items_redeemed),
                 "text": summary,
                 "lines": lines,
+                "verdict": [x for x in lines if not x.startswith(("You show ", "She shows "))],
                 "at": at,
             }
         )

@@ -311,6 +311,11 @@ class HoldemSession(Session):
                 "winners": [seat_name(q) for q in result.winners],
                 "text": " ".join(lines),
                 "lines": lines,
+                "verdict": [
+                    line
+                    for i, line in enumerate(lines)
+                    if i == 0 or "uncalled" in line or (" win" in line and "(" in line)
+                ],
                 "pot": self._last_pot,
                 "shown": [
                     {

@@ -135,8 +135,7 @@ def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
             grid.add_row(
                 Text(r["name"], style="bold"), _cards(r["cards"], fancy), Text(r["hand"] + mark)
             )
-    lines = sd.get("lines") or [sd["text"]]
-    verdict = [line for line in lines if " show" not in line]
+    verdict = sd.get("verdict") or sd.get("lines") or [sd["text"]]
     grid.add_row(Text(""), Text(" ".join(verdict), style="bold"), Text(""))
     return Panel(grid, title=f"Showdown · hand {sd['hand']}", title_align="left")
 

@@ -59,6 +59,13 @@ from torch import nn
 from poker_env.errors import ConfigError
 from poker_env_agents.registry import get_game
 from poker_env_agents.runtime import DenseLayer
+from poker_env_agents.training.checkpoints import (
+    FOLDER_MANIFEST,
+    atomic_write_text,
+    check_folder,
+    commit_folder,
+    remove_stale_temporaries,
+)
 from poker_env_agents.training.rllib_batched import (
     LOGIT_MIN,
     BatchedEnvRunner,
@@ -78,6 +85,7 @@ __all__ = [
     "build_config",
     "env_name",
     "export_module",
+    "find_rllib_checkpoint",
     "learner_module",
     "make_aec_env",
     "masked_argmax",
@@ -577,6 +585,79 @@ class TrainResult:
     metrics: list[dict[str, float]]
 
 
+#: The config fields a checkpoint's module depends on (a resume that changes one is
+#: refused).
+RLLIB_SHAPE_FIELDS = ("game", "options", "sampler", "hidden", "activation")
+
+
+def _shape_record(cfg: RLlibConfig) -> dict[str, Any]:
+    return {k: json.loads(json.dumps(getattr(cfg, k))) for k in RLLIB_SHAPE_FIELDS}
+
+
+def _iteration_of(folder: Path) -> int | None:
+    name = folder.name
+    if name.startswith("iter_") and name[5:].isdigit():
+        return int(name[5:])
+    return None
+
+
+def find_rllib_checkpoint(path: str | Path) -> tuple[Path, list[tuple[str, str]]]:
+    """The checkpoint folder to resume from, and the newer ones skipped (name, why).
+
+    ``path`` is a checkpoint folder (``RUN/checkpoints/iter_<n>``; it must be
+    complete) or a run folder (its newest complete ``checkpoints/iter_<n>``). A
+    checkpoint is complete when its :data:`FOLDER_MANIFEST` is there and its files
+    match it (it is written under a temporary name, then renamed into place).
+
+    Raises:
+        FileNotFoundError: ``path`` is neither, or holds no complete checkpoint.
+    """
+    p = Path(path)
+    if (p / "learner_group").is_dir() or (p / FOLDER_MANIFEST).is_file():
+        why = check_folder(p)
+        if why is not None:
+            raise FileNotFoundError(
+                f"--resume {p}: an incomplete RLlib checkpoint ({why}); give the run "
+                f"folder {p.parent.parent} to resume from its newest complete one"
+            )
+        return p, []
+    folders = []
+    if (p / "checkpoints").is_dir():
+        folders = [q for q in (p / "checkpoints").iterdir() if q.is_dir()]
+    numbered = sorted(
+        ((n, q) for q in folders if (n := _iteration_of(q)) is not None), reverse=True
+    )
+    if not numbered:
+        raise FileNotFoundError(
+            f"--resume {p}: not an RLlib checkpoint folder (nor a run folder with "
+            "checkpoints/iter_<n>)"
+        )
+    skipped: list[tuple[str, str]] = []
+    for _, q in numbered:
+        why = check_folder(q)
+        if why is None:
+            return q, skipped
+        skipped.append((f"checkpoints/{q.name}", why))
+    raise FileNotFoundError(
+        f"--resume {p}: no complete RLlib checkpoint; "
+        + "; ".join(f"{name}: {why}" for name, why in skipped)
+    )
+
+
+def _refuse_changed(cfg: RLlibConfig, checkpoint: Path) -> None:
+    doc = json.loads((checkpoint / FOLDER_MANIFEST).read_text())
+    saved, now = doc.get("config", {}), _shape_record(cfg)
+    diffs = [
+        f"{k}: {saved[k]!r} in the checkpoint, {now[k]!r} now"
+        for k in RLLIB_SHAPE_FIELDS
+        if k in saved and saved[k] != now[k]
+    ]
+    if diffs:
+        raise ConfigError(
+            "resume", str(checkpoint), "a checkpoint of the same config; " + "; ".join(diffs)
+        )
+
+
 def _flat_metrics(result: Mapping[str, Any], mid: str) -> dict[str, float]:
     """The scalars worth a curve, from one iteration's result."""
     er = result.get("env_runners", {})
@@ -659,8 +740,11 @@ def train(
     ``ray.init`` is called (``address``: ``"auto"`` joins a running cluster, None or
     ``"local"`` starts one in this process) unless Ray is already initialised; Ray
     is left as it was found. ``resume``: a checkpoint folder of a run of the same
-    config (``checkpoints/iter_<n>``): its weights, optimizer and counters are
-    restored and ``cfg.iterations`` more iterations are trained, numbered on.
+    config (``checkpoints/iter_<n>``), or a run folder (its newest complete
+    checkpoint, :func:`find_rllib_checkpoint`): its weights, optimizer and counters
+    are restored and ``cfg.iterations`` more iterations are trained, numbered on; a
+    checkpoint of another game, options, sampler or network is refused. Checkpoint
+    folders are written under a temporary name and renamed when complete.
 
     The run folder gets ``config.json``, ``checkpoints/iter_<n>/``, ``tb/`` (scalars:
     episode returns per agent, losses, entropy, KL, env steps, illegal actions),
@@ -669,12 +753,21 @@ def train(
     import ray
 
     cfg.validate()
-    if resume is not None and not (Path(resume) / "learner_group").is_dir():
-        raise FileNotFoundError(f"--resume {resume}: not an RLlib checkpoint folder")
+    checkpoint: Path | None = None
+    if resume is not None:
+        checkpoint, skipped = find_rllib_checkpoint(resume)
+        _refuse_changed(cfg, checkpoint)
+        log(
+            "\n".join(
+                [f"resuming from {checkpoint}"]
+                + [f"  skipped {name}: {why}" for name, why in skipped]
+            )
+        )
     run = cfg.run_dir()
     run.mkdir(parents=True, exist_ok=True)
-    (run / "config.json").write_text(json.dumps(asdict(cfg), indent=1))
-    if resume is None:
+    remove_stale_temporaries([run, run / "checkpoints"])
+    atomic_write_text(run / "config.json", json.dumps(asdict(cfg), indent=1))
+    if checkpoint is None:
         (run / "metrics.jsonl").unlink(missing_ok=True)
     started = False
     if not ray.is_initialized():
@@ -687,14 +780,27 @@ def train(
     from torch.utils.tensorboard import SummaryWriter
 
     mid = module_id(cfg.sampler)
-    writer = SummaryWriter(str(run / "tb"))
     history: list[dict[str, float]] = []
     algo = build_config(cfg).build_algo()
+    writer: Any = None
     try:
         first = 0
-        if resume is not None:
-            algo.restore_from_path(str(Path(resume).resolve()))
+        if checkpoint is not None:
+            algo.restore_from_path(str(checkpoint.resolve()))
             first = int(algo.iteration or 0)
+            # What a killed run logged after the checkpoint goes (no step twice).
+            metrics = run / "metrics.jsonl"
+            if metrics.is_file():
+                kept = [
+                    line
+                    for line in metrics.read_text().splitlines()
+                    if line.strip() and json.loads(line).get("iteration", 0) <= first
+                ]
+                atomic_write_text(metrics, "".join(f"{line}\n" for line in kept))
+        tb = run / "tb"
+        writer = SummaryWriter(
+            str(tb), purge_step=first + 1 if checkpoint is not None else 0 if tb.exists() else None
+        )
         ckpt = run / "checkpoints"
         last: Path | None = None
         for it in range(first + 1, first + cfg.iterations + 1):
@@ -715,8 +821,11 @@ def train(
                 f"illegal {int(flat.get('env_runners/illegal_actions', 0))}"
             )
             if it % cfg.checkpoint_every == 0 or it == first + cfg.iterations:
-                last = ckpt / f"iter_{it:05d}"
-                algo.save_to_path(str(last.resolve()))
+                last = commit_folder(
+                    ckpt / f"iter_{it:05d}",
+                    lambda tmp: algo.save_to_path(str(tmp.resolve())),
+                    {"iteration": it, "config": _shape_record(cfg)},
+                )
         assert last is not None
         module = learner_module(last, cfg.sampler)
         policy = export_module(
@@ -728,7 +837,8 @@ def train(
         )
         log(f"policy exported to {policy}")
     finally:
-        writer.close()
+        if writer is not None:
+            writer.close()
         algo.stop()
         if started:
             ray.shutdown()

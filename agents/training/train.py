@@ -208,6 +208,16 @@ class TrainConfig:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
                 raise ConfigError(name, v, f"a number in [{lo}, {hi}]")
+        from poker_env_agents.baselines.heldout import refuse_panel_names
+
+        # The held-out panel is for evaluation only: a clear error, before the generic one.
+        refuse_panel_names(
+            {
+                "opponents": list(self.opponents),
+                "fixed_opponent": [self.fixed_opponent],
+                "warm_start": [self.warm_start],
+            }
+        )
         if self.algo not in ALGOS:
             raise ConfigError("algo", self.algo, f"one of {ALGOS}")
         if self.kl_coef and self.algo != "mmd":
@@ -358,7 +368,7 @@ def git_commit() -> str:
 
 #: The config fields a checkpoint's model depends on: a resume that changes one of
 #: them is refused (the spaces or the network would not match).
-SHAPE_FIELDS = ("game", "options", "features", "seat", "net_arch", "activation")
+SHAPE_FIELDS = ("game", "options", "features", "seat", "net_arch", "activation", "algo")
 _STEP_FILE = re.compile(r"step_(\d+)\.(zip|json)")
 
 
@@ -631,6 +641,10 @@ class _Run:
         self.attach_self()
         return self.model
 
+    def save_model(self, path: Path) -> Path:
+        """The model to ``path``, whole or not at all."""
+        return atomic_save(path, self.model.save)
+
     def attach_self(self) -> None:
         """Give opponent kind ``self`` the model's network (exported once for its
         manifest, then refreshed in memory at every rollout start)."""
@@ -640,10 +654,6 @@ class _Run:
 
         path = self.export(self.dir / "self_latest.npz")
         self.live_self.attach(load_policy(path, deterministic=False, seed=self.config.seed + 3))
-
-    def save_model(self, path: Path) -> Path:
-        """The model to ``path``, whole or not at all."""
-        return atomic_save(path, self.model.save)
 
     def imitate(self, progress: bool = True) -> dict[str, float]:
         """Warm start: fit the new model to the teacher ``config.warm_start``.
@@ -813,8 +823,6 @@ def _callback(run: _Run) -> Any:
             self.returns: dict[str, list[float]] = {}
 
         def _on_rollout_start(self) -> None:
-            if run.live_self.policy is not None:
-                run.live_self.refresh(run.model)
             # Checkpoints between iterations: the weights after the last update, the
             # TensorBoard row of this step already written, the mix's state before
             # this rollout's draw (a resumed run makes the same draw next).
@@ -822,6 +830,8 @@ def _callback(run: _Run) -> Any:
             if self.next_checkpoint and n >= self.next_checkpoint:
                 run.checkpoint()
                 self.next_checkpoint = _next_multiple(n, run.config.checkpoint_every)
+            if run.live_self.policy is not None:
+                run.live_self.refresh(run.model)
             run.mix.assign(run.slots)
 
         def _on_step(self) -> bool:
@@ -905,10 +915,11 @@ def train(
         print(_resume_message(run.dir, ckpt, skipped), flush=True)
     elif _has_checkpoint_files(run.dir):
         raise ConfigError("out", str(run.dir), "a new folder (this one holds a run: use --resume)")
-    atomic_write_text(run.dir / "config.toml", config.to_toml())  # on resume: the new timesteps
     if ckpt is not None:
-        run.restore(ckpt)
+        run.restore(ckpt)  # refuses a changed config before anything is written
+        atomic_write_text(run.dir / "config.toml", config.to_toml())  # the new timesteps
     else:
+        atomic_write_text(run.dir / "config.toml", config.to_toml())
         run.new_model()
         if config.warm_start:
             stats = run.imitate(progress=True)

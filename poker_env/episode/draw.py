@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
+from poker_env.episode.layout import ObsField, fields_from_widths
 from poker_env.errors import ConfigError, IllegalActionError, as_int
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import draw_layout as L
@@ -98,7 +99,6 @@ __all__ = [
     "ADV_RECORDED",
     "DEFAULT_POT_FRACTIONS",
     "HAND_KEYS",
-    "ILLEGAL_ACTION_MODES",
     "MODE_MATCH",
     "MODE_POT",
     "OBS_SIZE",
@@ -106,7 +106,6 @@ __all__ = [
     "HandRecord",
     "action_layout",
     "check_action",
-    "check_illegal_action",
     "check_pot_fractions",
     "encode_obs",
     "encode_view",
@@ -119,6 +118,7 @@ __all__ = [
     "last_hand_lines",
     "mask_from_legal",
     "observation_bounds",
+    "observation_fields",
     "opp_step_row",
     "passive_action",
     "render_text",
@@ -175,6 +175,33 @@ O_IS_COMPUTER = 75
 O_HIST = 76
 OBS_SIZE = O_HIST + 3 * HIST_LEN
 
+
+def observation_fields() -> tuple[ObsField, ...]:
+    """The observation layout (the envs' docstring table, row by row)."""
+    return fields_from_widths(
+        [
+            ("own_cards", O_ONEHOT - O_CARDS),
+            ("own_cards_onehot", O_PHASE - O_ONEHOT),
+            ("phase", 1),
+            ("is_first", 1),
+            ("pot", 1),
+            ("own_money", 1),
+            ("opponent_money", 1),
+            ("own_bet", 1),
+            ("opponent_bet", 1),
+            ("to_call", 1),
+            ("raises", 1),
+            ("own_drawn", 1),
+            ("opponent_drawn", 1),
+            ("own_wardrobe", O_WARD_OPP - O_WARD_OWN),
+            ("opponent_wardrobe", O_BANK - O_WARD_OPP),
+            ("bank", 1),
+            ("is_computer", 1),
+            ("history", OBS_SIZE - O_HIST),
+        ]
+    )
+
+
 # Hand records (see the module docstring): [records written, writes so far, then a
 # ring of NUM_RECORDS records of REC_SIZE ints]. A record is written when a hand
 # ends and updated when a buy-back or the match end follows it; a step ends at most
@@ -200,9 +227,6 @@ R_BOUGHT = 23  # 1 + index of the item she bought back after this hand, 0 when n
 REC_SIZE = 24
 RECORDS_SIZE = RC_SLOTS + NUM_RECORDS * REC_SIZE
 
-#: The values of every env's ``illegal_action`` option (STYLE.md, Environments).
-ILLEGAL_ACTION_MODES: tuple[str, ...] = ("passive", "raise")
-
 
 def action_layout(num_sizes: int) -> tuple[int, int, int]:
     """(first size index, first discard index, BUY_BACK index) of the env action space."""
@@ -224,17 +248,6 @@ def check_pot_fractions(pot_fractions: tuple[float, ...]) -> tuple[float, ...]:
             "pot_fractions", pot_fractions, "1 to 16 positive, strictly increasing fractions"
         )
     return fr
-
-
-def check_illegal_action(mode: object) -> str:
-    """Validate the ``illegal_action`` option: ``"passive"`` or ``"raise"``.
-
-    Raises:
-        ConfigError: naming ``illegal_action`` and the allowed values.
-    """
-    if not isinstance(mode, str) or mode not in ILLEGAL_ACTION_MODES:
-        raise ConfigError("illegal_action", mode, "'passive' (default) or 'raise'")
-    return mode
 
 
 def check_action(action: object, num_actions: int, phase: str, mask: NDArray[np.int8]) -> int:

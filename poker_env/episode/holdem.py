@@ -40,10 +40,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from poker_env.episode.layout import ObsField, fields_from_widths
+from poker_env.evaluator.equity_batch import sample_holdem_equity
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
 from poker_env.games._bits import popcount
+from poker_env.rng import GOLDEN
 
 __all__ = [
     "AGENT_TURN",
@@ -56,6 +59,7 @@ __all__ = [
     "note_walk",
     "num_actions",
     "obs_size",
+    "observation_fields",
     "reset_table",
     "resume_table",
     "step_table",
@@ -99,6 +103,26 @@ _U = np.uintp  # unsigned array indices (no wraparound code)
 def obs_size(n: int, evaluator_features: bool = False) -> int:
     """Length of the observation vector at a table of ``n`` seats."""
     return OBS_BASE + 8 * n + 4 + (NUM_CATEGORIES + 1 if evaluator_features else 0)
+
+
+def observation_fields(n: int, evaluator_features: bool = False) -> tuple[ObsField, ...]:
+    """The observation layout at a table of ``n`` seats (HoldemEnv's docstring table)."""
+    widths = [
+        ("hole_cards", 52),
+        ("board", 52),
+        ("street", 4),
+        ("pot", 1),
+        ("to_call", 1),
+        ("stacks", n),
+        ("bets", n),
+        ("positions", n),
+        ("in_hand", n),
+        ("street_chips", 4 * n),
+        ("street_raises", 4),
+    ]
+    if evaluator_features:
+        widths += [("hand_category", NUM_CATEGORIES), ("equity", 1)]
+    return fields_from_widths(widths)
 
 
 def num_actions(num_fractions: int) -> int:
@@ -732,57 +756,12 @@ def monte_carlo_equity(
         return 0.0
     c1 = s[K.HOLE + 2 * me + 1]
     nb = s[K.NUM_BOARD]
-    keys = tables.card_keys
-    masks = tables.card_masks
-    seen = np.zeros(52, dtype=np.bool_)
-    seen[c0] = True
-    seen[c1] = True
-    board_key = np.uint64(0)
-    board_mask = np.uint64(0)
-    for j in range(nb):
-        c = s[K.BOARD + j]
-        seen[c] = True
-        board_key += keys[c]
-        board_mask |= masks[c]
-    deck = np.empty(52 - 2 - nb, dtype=np.int64)
-    k = 0
-    for c in range(52):
-        if not seen[c]:
-            deck[k] = c
-            k += 1
-    size = deck.shape[0]
-    need = 2 * opponents + 5 - nb
     # The table's stream value mixed with where the hand is: never advanced here.
     x = rngs[i] ^ np.uint64(0xD1B54A32D192ED03)
-    x ^= np.uint64(s[K.COMMITTED] * 1000003 + nb * 101 + me + 1) * np.uint64(0x9E3779B97F4A7C15)
-    total = 0.0
-    for _ in range(samples):
-        for j in range(need):  # partial Fisher-Yates: deck[:need] is a random draw
-            x += np.uint64(0x9E3779B97F4A7C15)
-            r = j + np.int64(((K._mix(x) >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32))
-            tmp = deck[j]
-            deck[j] = deck[r]
-            deck[r] = tmp
-        key = board_key
-        mask = board_mask
-        for j in range(2 * opponents, need):
-            key += keys[deck[j]]
-            mask |= masks[deck[j]]
-        mine = eval_key(key + keys[c0] + keys[c1], mask | masks[c0] | masks[c1], tables)
-        best = mine
-        ties = 1
-        for o in range(opponents):
-            a = deck[2 * o]
-            b = deck[2 * o + 1]
-            r2 = eval_key(key + keys[a] + keys[b], mask | masks[a] | masks[b], tables)
-            if r2 > best:
-                best = r2
-                ties = 0
-            elif r2 == best and best == mine:
-                ties += 1
-        if best == mine:
-            total += 1.0 / ties
-    return total / samples
+    x ^= np.uint64(s[K.COMMITTED] * 1000003 + nb * 101 + me + 1) * GOLDEN
+    board = s[K.BOARD : K.BOARD + nb]
+    equity: float = sample_holdem_equity(c0, c1, board, opponents, x, samples, tables)
+    return equity
 
 
 @njit(cache=True)

@@ -30,6 +30,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
+from poker_env.episode.layout import ObsField, fields_from_widths
 from poker_env.games.red_dog import (
     ERR_KIND,
     F_HAS_BET,
@@ -94,6 +95,7 @@ __all__ = [
     "env_step_table",
     "new_action_log",
     "obs_size",
+    "observation_fields",
 ]
 
 #: FORFEIT, then bets of 1 chip, 1/4, 1/2, 3/4 and all of the largest legal bet.
@@ -203,6 +205,24 @@ def action_text(row: NDArray[np.int64] | Sequence[int], you: bool = False) -> st
 def obs_size(num_players: int) -> int:
     """Length of one observation for a table of ``num_players``."""
     return 162 + int(num_players)
+
+
+def observation_fields(num_players: int) -> tuple[ObsField, ...]:
+    """The observation layout for a table of ``num_players`` (RedDogEnv's docstring table)."""
+    return fields_from_widths(
+        [
+            ("own_hand", 52),
+            ("turned", 52),
+            ("shown", 52),
+            ("pot", 1),
+            ("own_chips", 1),
+            ("chips", num_players),
+            ("betting_place", 1),
+            ("still_to_bet", 1),
+            ("beat_probability", 1),
+            ("deals_left", 1),
+        ]
+    )
 
 
 def new_action_log() -> NDArray[np.int64]:

@@ -27,6 +27,7 @@ from poker_env.evaluator.core import evaluate, get_tables
 from poker_env.evaluator.equity import _binomial, _next_combo
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables, cache_dir
+from poker_env.rng import draw
 
 __all__ = ["draw_discard_equities", "holdem_equity_batch", "pat_equity"]
 
@@ -491,11 +492,71 @@ def draw_discard_equities(
 # ----- Hold'em in bulk: one Monte Carlo equity per row ------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _splitmix(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.uint64(z ^ (z >> np.uint64(31)))
+@njit(cache=True)
+def sample_holdem_equity(
+    c0: int,
+    c1: int,
+    board: NDArray[np.int64],
+    num_opponents: int,
+    x: np.uint64,
+    num_samples: int,
+    tables: EvalTables,
+) -> float:  # pragma: no cover - compiled
+    """Share of the pot (ties split) that hole cards ``c0 c1`` win against ``num_opponents``
+    random hands, over ``num_samples`` random completions of ``board`` (its cards >= 0),
+    drawn from SplitMix64 state ``x`` (:mod:`poker_env.rng`; the caller's copy does not move).
+
+    The one Hold'em Monte Carlo equity: :func:`holdem_equity_batch` and the Hold'em
+    env's equity feature both draw here.
+    """
+    keys = tables.card_keys
+    masks = tables.card_masks
+    seen = np.zeros(52, dtype=np.bool_)
+    seen[c0] = True
+    seen[c1] = True
+    board_key = np.uint64(0)
+    board_mask = np.uint64(0)
+    nb = 0
+    for j in range(board.shape[0]):
+        c = board[j]
+        if c >= 0:
+            seen[c] = True
+            board_key += keys[c]
+            board_mask |= masks[c]
+            nb += 1
+    deck = np.empty(52, dtype=np.int64)
+    size = 0
+    for c in range(52):
+        if not seen[c]:
+            deck[size] = c
+            size += 1
+    m = num_opponents
+    need = 2 * m + 5 - nb
+    own_key = keys[c0] + keys[c1]
+    own_mask = masks[c0] | masks[c1]
+    total = 0.0
+    for _ in range(num_samples):
+        x = draw(deck, size, need, x)  # deck[:need]: the opponents' cards, then the board's
+        key = board_key
+        mask = board_mask
+        for j in range(2 * m, need):
+            key += keys[deck[j]]
+            mask |= masks[deck[j]]
+        mine = eval_key(key + own_key, mask | own_mask, tables)
+        best = mine
+        ties = 1
+        for o in range(m):
+            a = deck[2 * o]
+            b = deck[2 * o + 1]
+            v = eval_key(key + keys[a] + keys[b], mask | masks[a] | masks[b], tables)
+            if v > best:
+                best = v
+                ties = 0
+            elif v == best and best == mine:
+                ties += 1
+        if best == mine:
+            total += 1.0 / ties
+    return total / num_samples
 
 
 @njit(cache=True)
@@ -509,69 +570,10 @@ def _holdem_equity_rows(
     out: NDArray[np.float64],
 ) -> None:
     """``out[i]``: row ``i``'s share of the pot against ``num_opponents[i]`` random hands."""
-    keys = tables.card_keys
-    masks = tables.card_masks
-    deck = np.empty(52, dtype=np.int64)
-    seen = np.zeros(52, dtype=np.bool_)
-    golden = np.uint64(0x9E3779B97F4A7C15)
     for i in range(holes.shape[0]):
-        for c in range(52):
-            seen[c] = False
-        c0 = holes[i, 0]
-        c1 = holes[i, 1]
-        seen[c0] = True
-        seen[c1] = True
-        board_key = np.uint64(0)
-        board_mask = np.uint64(0)
-        nb = 0
-        for j in range(5):
-            c = boards[i, j]
-            if c >= 0:
-                seen[c] = True
-                board_key += keys[c]
-                board_mask |= masks[c]
-                nb += 1
-        size = 0
-        for c in range(52):
-            if not seen[c]:
-                deck[size] = c
-                size += 1
-        m = num_opponents[i]
-        need = 2 * m + 5 - nb
-        own_key = keys[c0] + keys[c1]
-        own_mask = masks[c0] | masks[c1]
-        x = seeds[i]
-        total = 0.0
-        for _ in range(num_samples):
-            # Partial Fisher-Yates: deck[:need] is a uniform draw (multiply-shift index).
-            for j in range(need):
-                x += golden
-                r = j + np.int64(
-                    ((_splitmix(x) >> np.uint64(32)) * np.uint64(size - j)) >> np.uint64(32)
-                )
-                tmp = deck[j]
-                deck[j] = deck[r]
-                deck[r] = tmp
-            key = board_key
-            mask = board_mask
-            for j in range(2 * m, need):
-                key += keys[deck[j]]
-                mask |= masks[deck[j]]
-            mine = eval_key(key + own_key, mask | own_mask, tables)
-            best = mine
-            ties = 1
-            for o in range(m):
-                a = deck[2 * o]
-                b = deck[2 * o + 1]
-                v = eval_key(key + keys[a] + keys[b], mask | masks[a] | masks[b], tables)
-                if v > best:
-                    best = v
-                    ties = 0
-                elif v == best and best == mine:
-                    ties += 1
-            if best == mine:
-                total += 1.0 / ties
-        out[i] = total / num_samples
+        out[i] = sample_holdem_equity(
+            holes[i, 0], holes[i, 1], boards[i], num_opponents[i], seeds[i], num_samples, tables
+        )
 
 
 def holdem_equity_batch(
@@ -587,7 +589,7 @@ def holdem_equity_batch(
     Row ``i``: the share of the pot (ties split) that ``hole_cards[i]`` wins against
     ``num_opponents[i]`` players holding random hands, over ``num_samples`` random
     completions of ``boards[i]``, all drawn from the cards not seen by the row. Each
-    row draws from its own stream, started at ``seeds[i]`` (a splitmix64 counter):
+    row draws from its own stream, started at ``seeds[i]`` (:mod:`poker_env.rng`'s SplitMix64):
     the same row and seed give the same number in any batch. Take the seeds from a
     seeded :class:`numpy.random.Generator`.
 

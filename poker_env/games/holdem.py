@@ -839,12 +839,6 @@ class HoldemGame:
         """The last hand as JSON text (replay with :func:`replay_json`)."""
         return json.dumps(self.hand_record())
 
-    def to_phh(self) -> str:
-        """The last hand in PHH (see :func:`poker_env.games.holdem_phh.to_phh`)."""
-        from poker_env.games.holdem_phh import to_phh
-
-        return to_phh(self.hand_record())
-
 
 _RECORD_ACTIONS = ("fold", "check", "call", "raise_to", "all_in", "leave")
 _RECORD_FIELDS = {f.name for f in fields(ActionRecord)}

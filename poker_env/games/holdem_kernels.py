@@ -19,6 +19,7 @@ from numba import njit
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games._bits import popcount, trailing_zeros
+from poker_env.rng import GOLDEN, below, draw, mix, next_u64, uniform
 
 MAX_SEATS = 10
 
@@ -814,33 +815,12 @@ def table_chips(s: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------- random numbers
-# A per-table splitmix64 stream lets compiled env code shuffle and draw without
-# Python; it is seeded from the env's numpy Generator, so same seed, same game.
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _mix(z: np.uint64) -> np.uint64:
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return np.uint64(z ^ (z >> np.uint64(31)))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def rng_next(rng: np.ndarray, i: int) -> np.uint64:
-    z = rng[i] + np.uint64(0x9E3779B97F4A7C15)
-    rng[i] = z
-    return np.uint64(_mix(z))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def rng_below(rng: np.ndarray, i: int, k: int) -> int:
-    """A uniform integer in ``[0, k)``, ``k < 2**32`` (multiply-shift: no division)."""
-    return int(np.int64(((rng_next(rng, i) >> np.uint64(32)) * np.uint64(k)) >> np.uint64(32)))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def rng_uniform(rng: np.ndarray, i: int) -> float:
-    return float(rng_next(rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+# A per-table SplitMix64 stream (poker_env.rng, the one copy) lets compiled env code
+# shuffle and draw without Python; it is seeded from the env's numpy Generator, so
+# same seed, same game. The names below are the rules' words for its draws.
+rng_next = next_u64
+rng_below = below
+rng_uniform = uniform
 
 
 @njit(cache=True, _nrt=False)
@@ -851,8 +831,8 @@ def rng_shuffle(rng: np.ndarray, i: int, deck: np.ndarray) -> None:
         deck[j] = j
     x = rng[i]
     for j in range(51, 0, -1):
-        x += np.uint64(0x9E3779B97F4A7C15)
-        k = int(((_mix(x) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
+        x += GOLDEN
+        k = int(((mix(x) >> np.uint64(32)) * np.uint64(j + 1)) >> np.uint64(32))
         t = deck[j]
         deck[j] = deck[k]
         deck[k] = t
@@ -863,19 +843,10 @@ def rng_shuffle(rng: np.ndarray, i: int, deck: np.ndarray) -> None:
 def rng_deal(rng: np.ndarray, i: int, deck: np.ndarray, k: int) -> None:
     """Order ``deck`` (52 cards) so that its first ``k`` cards are a uniform random draw.
 
-    A Fisher-Yates shuffle stopped after ``k`` swaps: the first ``k`` positions
-    hold uniformly random distinct cards in random order, the rest the cards left
-    (a hand never deals past them). ``k = 52`` shuffles the whole deck.
+    A Fisher-Yates shuffle stopped after ``k`` swaps (:func:`poker_env.rng.draw`): the
+    first ``k`` positions hold uniformly random distinct cards in random order, the
+    rest the cards left (a hand never deals past them). ``k = 52`` shuffles the whole deck.
     """
     for j in range(52):
         deck[_U(j)] = j
-    x = rng[i]
-    for j in range(min(k, 51)):
-        x += np.uint64(0x9E3779B97F4A7C15)
-        # Unsigned indices: no negative-index code in the swap.
-        uj = _U(j)
-        r = uj + _U(((_mix(x) >> np.uint64(32)) * np.uint64(52 - j)) >> np.uint64(32))
-        t = deck[uj]
-        deck[uj] = deck[r]
-        deck[r] = t
-    rng[i] = x
+    rng[i] = draw(deck, 52, min(k, 51), rng[i])

@@ -27,7 +27,7 @@ PHH player order (:func:`phh_player_seats`).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -35,9 +35,7 @@ from numpy.typing import NDArray
 from poker_env.cards import format_cards, parse_cards
 from poker_env.errors import HistoryError
 from poker_env.games import holdem_kernels as K
-
-if TYPE_CHECKING:
-    from poker_env.games.holdem import HoldemGame
+from poker_env.games.holdem import HoldemConfig, HoldemGame, replay_json
 
 __all__ = ["from_phh", "phh_player_seats", "to_phh"]
 
@@ -54,14 +52,17 @@ def _toml_list(values: list[Any]) -> str:
     return "[" + ", ".join(f'"{v}"' if isinstance(v, str) else str(v).lower() for v in values) + "]"
 
 
-def to_phh(record: dict[str, Any]) -> str:
-    """PHH text of a hand record from :meth:`poker_env.games.holdem.HoldemGame.hand_record`.
+def to_phh(hand: HoldemGame | dict[str, Any]) -> str:
+    """PHH text of a game's last hand, or of a hand record from
+    :meth:`poker_env.games.holdem.HoldemGame.hand_record`.
+
+    PHH is written above the game (the game knows nothing of PHH), so it is
+    ``to_phh(game)``, as :func:`from_phh` is a function.
 
     Raises:
         ValueError: for hands PHH cannot express (seed profile, ``max_bet``, escapes).
     """
-    from poker_env.games.holdem import replay_json
-
+    record = hand.hand_record() if isinstance(hand, HoldemGame) else hand
     cfg = record["config"]
     if cfg["rules"] != "standard" or cfg["max_bet"] is not None:
         raise ValueError(
@@ -374,7 +375,6 @@ def from_phh(text: str) -> HoldemGame:
             refuses, a board that does not match the streets, a shown hand that is
             not the one dealt, or an incomplete history.
     """
-    from poker_env.games.holdem import HoldemConfig, HoldemGame
 
     if not isinstance(text, str):
         raise HistoryError("text", f"a {type(text).__name__}; allowed: PHH text (a str)")

@@ -30,6 +30,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.games._bits import popcount
+from poker_env.rng import GOLDEN, mix, next_u64, uniform
 
 MAX_PLAYERS = 10
 MAX_HAND_SIZE = 5
@@ -94,18 +95,10 @@ F_HAS_BET = 2
 PUB_TURNED = 1
 PUB_SHOWN = 2
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
-_S11 = np.uint64(11)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
-_INV53 = 1.0 / 9007199254740992.0
 #: Stream advance of a whole-deck shuffle (26 draws: two 32-bit halves each, 51 swaps).
-_FULL_SHUFFLE_STEP = np.uint64((26 * 0x9E3779B97F4A7C15) % 2**64)
+_FULL_SHUFFLE_STEP = np.uint64((26 * int(GOLDEN)) % 2**64)
 #: The 13 rank bits of each suit's 16-bit lane (see _card_bit).
 _LANES = 0x1FFF1FFF1FFF1FFF
 
@@ -120,7 +113,7 @@ class RedDogState(NamedTuple):
         hands: int8 (T, MAX_PLAYERS, 5): cards in hand, -1 where none.
         deck: int8 (T, 52): this deal's card order; the stock starts at ``ints[:, I_DECK_POS]``.
         public: int8 (T, 52): 1 turned, 2 shown this deal, else 0.
-        rng: uint64 (T,): splitmix64 state per table.
+        rng: uint64 (T,): SplitMix64 state per table (:mod:`poker_env.rng`).
         events: int64 (T, NUM_EVENTS): what the last call did (for hand histories).
         draw_log: int64 (T, DRAW_LOG, 2): (seat, card) of the draw for the first dealer.
     """
@@ -152,17 +145,9 @@ def new_state(num_tables: int) -> RedDogState:
     )
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def rand_u64(rng: NDArray[np.uint64], t: int) -> np.uint64:  # pragma: no cover - compiled
-    """Next splitmix64 output of table ``t``'s stream."""
-    rng[t] += _GOLDEN
-    return np.uint64(_mix(rng[t]))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def rand_float(rng: NDArray[np.uint64], t: int) -> float:  # pragma: no cover - compiled
-    """Uniform float in [0, 1) from table ``t``'s stream (53 bits)."""
-    return float(rand_u64(rng, t) >> _S11) * _INV53
+#: Table ``t``'s stream (poker_env.rng, the one SplitMix64): its next output, a float in [0, 1).
+rand_u64 = next_u64
+rand_float = uniform
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -176,13 +161,6 @@ def rand_below(rng: NDArray[np.uint64], t: int, n: int) -> int:  # pragma: no co
 def _wrap(x: int, p: int) -> int:  # pragma: no cover - compiled
     # Seat arithmetic without an integer division: 0 <= x < 2p always holds here.
     return x - p if x >= p else x
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _mix(z: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return np.uint64(z ^ (z >> _S31))
 
 
 @njit(cache=True, _nrt=False)
@@ -200,8 +178,8 @@ def _shuffle(
     z = np.uint64(0)
     for i in range(min(needed, 51)):
         if (i & 1) == 0:
-            state += _GOLDEN
-            z = _mix(state)
+            state += GOLDEN
+            z = mix(state)
             half = z >> _S32
         else:
             half = z & _LOW32
@@ -412,7 +390,7 @@ def new_game(
     # The draw almost always needs only the first few cards, and a Fisher-Yates
     # shuffle from the front fixes card i at step i: shuffle those few, and when the
     # draw ends within them, move the stream on as the whole shuffle would have (its
-    # state only adds _GOLDEN per draw). Otherwise the whole deck, as before.
+    # state only adds GOLDEN per draw). Otherwise the whole deck, as before.
     start = rng[t]
     few = min(3 * num_players, 52)
     _shuffle(deck, rng, t, few)

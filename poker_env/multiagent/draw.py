@@ -40,14 +40,17 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from poker_env.episode import draw as enc
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
+from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
-from poker_env.render.tables import draw_picture
+from poker_env.render.draw import draw_picture
 
 __all__ = ["DrawAECEnv", "env"]
 
 AGENTS = ("human", "computer")
+_REFILL_AT = L.BUF_SIZE - L.BUF_MARGIN  # RandomBuffer.refill_if_low refills above this
 
 
 class DrawAECEnv(AECEnv):  # type: ignore[misc]
@@ -72,7 +75,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         **rules: Any,
     ) -> None:
         super().__init__()
-        self.illegal_action = enc.check_illegal_action(illegal_action)
+        self.illegal_action = check_illegal_action(illegal_action)
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         if mode not in ("pot", "match"):
@@ -117,6 +120,12 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         self._rand: RandomBuffer | None = None
         self._last: enc.HandRecord | None = None  # the newest hand record
         self._num_seen = 0  # records decoded so far this episode
+        # The driver encodes the seat to act's observation and mask into _obs / _mask
+        # at the end of each step and reset; observe() of that agent copies them while
+        # this is True (the state has not moved since).
+        self._view_fresh = False
+        self._step_fn: Any = None  # the compiled entries, after their first calls
+        self._reset_fn: Any = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -131,7 +140,13 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         self._rew[:] = 0.0
         self._rec[:] = 0  # the records are this episode's
         self._last, self._num_seen = None, 0
-        code = enc.single_reset(self._ib, self._tt, self._fb, self._obs, self._mask)
+        args = (self._ib, self._tt, self._fb, self._obs, self._mask)
+        if self._reset_fn is None:
+            code = enc.single_reset(*args)  # compiles or loads the kernel
+            self._reset_fn = entry_point(enc.single_reset, args)
+        else:
+            code = self._reset_fn(*args)
+        self._view_fresh = (code & enc.ADV_CODE) == enc.ADV_AGENT
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -161,6 +176,10 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         }
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
+        if self._view_fresh and agent == self.agent_selection:
+            # The agent to act (never a done one: the view is fresh only while the
+            # episode runs): the driver's own encoding of this state, copied.
+            return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
         seat = AGENTS.index(agent)
         obs = np.zeros(enc.OBS_SIZE, np.float32)
         enc.encode_obs(self._s, self._cfg, seat, obs)
@@ -183,10 +202,11 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         # The mask of the agent to act; checked before anything moves (nothing
         # changes on a refusal).
         mask = self._mask
-        a = action if type(action) is int else as_int(action)
+        kind = type(action)  # the common types first
+        a = action if kind is int else int(action) if kind is np.int64 else as_int(action)
         if a is None or not 0 <= a < mask.size:
             a = enc.check_action(action, mask.size, f"{agent} to act", mask)
-        illegal = bool(mask[a] == 0)
+        illegal = not mask[a]
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -194,21 +214,33 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
                 )
             a = enc.passive_action(mask, self._num_sizes)
         self._cumulative_rewards[agent] = 0.0
-        self._rand.refill_if_low(self._s)
-        code = enc.single_step(self._ib, self._tt, self._fb, a, False, self._obs, self._mask)
+        st = self._s
+        if st[L.S_CURSOR] > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
+            self._rand.refill_if_low(st)
+        args = (self._ib, self._tt, self._fb, a, False, self._obs, mask)
+        if self._step_fn is None:
+            code = enc.single_step(*args)  # compiles or loads the kernel
+            self._step_fn = entry_point(enc.single_step, args)
+        else:
+            code = self._step_fn(*args)
         recorded = code >= enc.ADV_RECORDED
         code &= enc.ADV_CODE
         if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
             raise IllegalActionError(a, np.flatnonzero(mask).tolist(), f"{agent} to act")
         self.infos = self._infos(agent if illegal else None, recorded)
-        self.rewards = {name: float(self._rew[i]) for i, name in enumerate(AGENTS)}
-        self._rew[:] = 0.0
+        rewards = self._rew.tolist()
+        self.rewards = {AGENTS[0]: rewards[0], AGENTS[1]: rewards[1]}
+        if rewards[0] or rewards[1]:
+            self._rew.fill(0.0)
         if code == enc.ADV_DONE:
             self.terminations = dict.fromkeys(AGENTS, True)
-        elif int(self._s[L.S_HAND_NO]) > self.max_hands:
+            self._view_fresh = False
+        elif int(st[L.S_HAND_NO]) > self.max_hands:
             self.truncations = dict.fromkeys(AGENTS, True)
+            self._view_fresh = False
         else:
-            self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
+            self.agent_selection = AGENTS[int(st[L.S_TO_ACT])]
+            self._view_fresh = True
         self._accumulate_rewards()
 
     def render(self) -> str | NDArray[np.uint8] | None:

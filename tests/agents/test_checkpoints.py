@@ -220,12 +220,15 @@ def test_a_first_format_checkpoint_still_resumes(finished_run: Path, tmp_path: P
 def test_a_resume_that_changes_the_spaces_is_refused(finished_run: Path, tmp_path: Path) -> None:
     run = _copy(finished_run, tmp_path / "run")
     base = load_config(run / "config.toml", out=str(run), timesteps=768)
+    config_before = (run / "config.toml").read_text()
     with pytest.raises(ConfigError, match=r"options: \{'num_players': 4\} in the checkpoint, "):
         train(
             load_config(run / "config.toml", out=str(run), options={"num_players": 3}), resume=True
         )
     with pytest.raises(ConfigError, match=r"net_arch: \[8\] in the checkpoint, \[16\] now"):
         train(load_config(run / "config.toml", out=str(run), net_arch=[16]), resume=True)
+    with pytest.raises(ConfigError, match=r"algo: 'ppo' in the checkpoint, 'mmd' now"):
+        train(load_config(run / "config.toml", out=str(run), algo="mmd"), resume=True)
     # The same config, but the code's encoding changed a bound (as after an edit of
     # the env): named by column.
     manifest = run / "checkpoints" / "step_0000000640.json"
@@ -236,7 +239,9 @@ def test_a_resume_that_changes_the_spaces_is_refused(finished_run: Path, tmp_pat
         train(base, resume=True, progress_bar=False, evaluate=False)
     with pytest.raises(ConfigError, match="a new folder"):
         train(base, progress_bar=False)  # a fresh run into a run's folder
-    assert find_checkpoint(run)[0] is not None  # nothing was changed by the refusals
+    # Nothing was changed by the refusals.
+    assert find_checkpoint(run)[0] is not None
+    assert (run / "config.toml").read_text() == config_before
 
 
 # ----- the kill test -------------------------------------------------------------------
@@ -247,6 +252,8 @@ def _child(out: str, changes: dict[str, Any], resume: bool, hook: str, log: str)
     fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
+    # pytest's capture may have replaced sys.stdout by an object of its own.
+    sys.stdout = sys.stderr = open(fd, "w", buffering=1, closefd=False)
     if hook:
         os.environ[HOOK] = hook
     else:
@@ -487,3 +494,61 @@ def test_a_killed_ship_leaves_the_models_folder_as_it_was(
     mod.ship_files(models, "red_dog", mod.stage_model(models, "red_dog", src), None)
     assert sorted(_folder(models)) == ["draw52.eval.json", "draw52.npz", "red_dog.npz"]
     assert mod.recover(models) == []
+
+
+def test_the_train_command_killed_in_a_checkpoint_write_resumes(tmp_path: Path) -> None:
+    """``scripts/train.py`` as a user runs it: SIGKILL while it writes a checkpoint's
+    manifest (the hook through the environment), then ``--resume``."""
+    import subprocess
+
+    script = Path(__file__).resolve().parents[2] / "scripts" / "train.py"
+    run = tmp_path / "run"
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    # Writes: config.toml, step 128's zip, then its json: the third.
+    (hook / "pause_at").write_text("3")
+    args = [
+        sys.executable,
+        str(script),
+        "red-dog",
+        "--timesteps=256",
+        "--num-tables=4",
+        "--num-groups=2",
+        "--n-steps=16",
+        "--batch-size=64",
+        "--n-epochs=1",
+        "--net-arch=8",
+        "--checkpoint-every=128",
+        "--snapshot-every=0",
+        "--opponents=random",
+        f"--out={run}",
+        "--no-progress",
+        "--no-eval",
+    ]
+    env = {**os.environ, HOOK: str(hook)}
+    with subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT) as p:
+        end = time.monotonic() + 120
+        while not (hook / "paused").exists():
+            assert p.poll() is None, p.communicate()[0].decode()
+            assert time.monotonic() < end, "the pause never came"
+            time.sleep(0.01)
+        p.send_signal(signal.SIGKILL)
+        p.wait(30)
+    assert "step_0000000128.json" in (hook / "paused").read_text()
+    assert (run / "checkpoints" / "step_0000000128.zip").is_file()
+    assert not (run / "checkpoints" / "step_0000000128.json").exists()
+    done = subprocess.run(
+        [sys.executable, str(script), "--resume", str(run), "--no-progress", "--no-eval"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no complete checkpoint; starting the run over from step 0" in done.stdout
+    assert (
+        "skipped checkpoints/step_0000000128: step_0000000128.zip without its manifest "
+        "step_0000000128.json (never committed)"
+    ) in done.stdout
+    ckpt, skipped = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 256 and skipped == []
+    assert (run / "policy.npz").is_file()

@@ -29,12 +29,14 @@ from poker_env.errors import ConfigError
 from poker_env.vector.holdem import HoldemVectorEnv
 from poker_env_agents.registry import get_game
 from poker_env_agents.runtime import load_policy
+from poker_env_agents.training.checkpoints import check_folder
 from poker_env_agents.training.rllib import (
     BatchedEnvRunner,
     PokerMultiAgentEnv,
     RLlibConfig,
     build_config,
     export_module,
+    find_rllib_checkpoint,
     learner_module,
     make_aec_env,
     masked_argmax,
@@ -147,6 +149,45 @@ def test_resume_continues_the_run(batched_run: Any, tmp_path: Path) -> None:
     assert more.metrics[0]["env_runners/num_env_steps_sampled_lifetime"] > lifetime[-1]
     with pytest.raises(FileNotFoundError, match="not an RLlib checkpoint"):
         train(cfg, resume=tmp_path)
+
+
+def test_resume_takes_the_newest_complete_checkpoint(
+    batched_run: Any, tmp_path: Path, capsys: Any
+) -> None:
+    import shutil
+
+    last = batched_run.checkpoint
+    assert check_folder(last) is None  # committed whole: manifest, sizes, sha256
+    assert not [p for p in last.parent.iterdir() if p.name.startswith(".")]
+    run = tmp_path / "run"
+    d = run / "checkpoints"
+    d.mkdir(parents=True)
+    shutil.copytree(last, d / "iter_00001")  # complete (its manifest names relative paths)
+    torn = shutil.copytree(last, d / "iter_00002")
+    big = max((p for p in torn.rglob("*") if p.is_file()), key=lambda p: p.stat().st_size)
+    size = big.stat().st_size
+    big.write_bytes(big.read_bytes()[: size // 2])
+    unfinished = shutil.copytree(last, d / "iter_00003")
+    (unfinished / "checkpoint_complete.json").unlink()
+    shutil.copytree(last, d / ".iter_00004.tmp-7-0123abcd")  # a killed writer's temporary
+    found, skipped = find_rllib_checkpoint(run)
+    assert found == d / "iter_00001"
+    rel = big.relative_to(torn).as_posix()
+    assert skipped == [
+        ("checkpoints/iter_00003", "no checkpoint_complete.json (its writing did not finish)"),
+        (
+            "checkpoints/iter_00002",
+            f"{rel} is {size // 2:,} bytes, the manifest says {size:,} (torn or replaced)",
+        ),
+    ]
+    with pytest.raises(FileNotFoundError, match="an incomplete RLlib checkpoint"):
+        find_rllib_checkpoint(torn)
+    # A resume that changes the module is refused before anything starts.
+    with pytest.raises(ConfigError, match=r"hidden: \[32, 32\] in the checkpoint, \[16\] now"):
+        train(_small("batched", tmp_path / "other", hidden=[16]), resume=run)
+    assert cli.main(["holdem", "--resume", str(torn), "--out", str(tmp_path / "x")]) == 2
+    assert "incomplete RLlib checkpoint" in capsys.readouterr().err
+    assert not (tmp_path / "other").exists() and not (tmp_path / "x").exists()
 
 
 def test_export_plays_the_module_masked_argmax(batched_run: Any) -> None:

@@ -27,6 +27,7 @@ from poker_env.envs.holdem import HoldemEnv
 from poker_env.envs.red_dog import RedDogEnv
 from poker_env.policy import BatchPolicy, Policy
 from poker_env_agents.runtime import (
+    FORMAT1_LAYOUTS,
     FORMAT_VERSION,
     NumpyPolicy,
     PolicyFileError,
@@ -311,20 +312,59 @@ def test_vector_and_wrapped_envs_describe_as_their_single_env() -> None:
         describe_env(gym.make("CartPole-v1"))
 
 
-def test_layout_hash_reads_the_documented_table() -> None:
+def test_layout_hash_is_the_layout_not_the_wording(monkeypatch: pytest.MonkeyPatch) -> None:
+    from poker_env.episode import draw as draw_episode
+    from poker_env.episode.layout import ObsField
+
+    fields = draw_episode.observation_fields()
+    h = describe_env(FiveCardDrawEnv()).layout_sha256
+    assert h == observation_layout_sha256(fields, DRAW_OBS)
+    # The docs' wording is not the layout: a reworded table changes nothing.
     doc = FiveCardDrawEnv.__doc__ or ""
-    h = observation_layout_sha256(doc, DRAW_OBS)
-    # Cosmetic: white space inside cells and the header's words do not count.
-    assert observation_layout_sha256(doc.replace("| 0:5     |", "|  0:5 |"), DRAW_OBS) == h
-    # Layout: a row's meaning or range, the row order, the size do.
-    assert (
-        observation_layout_sha256(doc.replace("phase: 0 pre-draw", "phase: 0 predraw"), DRAW_OBS)
-        != h
+    assert "phase: 0 pre-draw" in doc
+    monkeypatch.setattr(
+        FiveCardDrawEnv, "__doc__", doc.replace("phase: 0 pre-draw", "phase: 0 predraw")
     )
-    assert observation_layout_sha256(doc.replace("| -1 .. 5    |", "| -1 .. 6    |"), DRAW_OBS) != h
-    assert observation_layout_sha256(doc, DRAW_OBS + 1) != h
-    with pytest.raises(ValueError, match="no table"):
-        observation_layout_sha256("no table here", 3)
+    assert describe_env(FiveCardDrawEnv()).layout_sha256 == h
+    # The layout is: a renamed field, two fields swapped, a moved slice, the size.
+    renamed = (ObsField("own_money_chips", *fields[5][1:]), *fields[6:])
+    assert observation_layout_sha256((*fields[:5], *renamed), DRAW_OBS) != h
+    own, opp = fields[5], fields[6]
+    swapped = (*fields[:5], own._replace(name=opp.name), opp._replace(name=own.name), *fields[7:])
+    assert observation_layout_sha256(swapped, DRAW_OBS) != h
+    longer = (*fields[:-1], fields[-1]._replace(stop=DRAW_OBS + 1))
+    assert observation_layout_sha256(longer, DRAW_OBS + 1) != h
+    with pytest.raises(ValueError, match="cover 0:124, the observation has 125"):
+        observation_layout_sha256(fields, DRAW_OBS + 1)
+    with pytest.raises(ValueError, match="expected to start at 57"):
+        observation_layout_sha256((*fields[:2], *fields[3:]), DRAW_OBS)
+
+
+def test_format1_files_are_migrated(draw_file: Path, tmp_path: Path) -> None:
+    # A format-1 file (as the shipped models are) recorded the hash of the draw envs'
+    # documented table on the day format 2 came; it reads as format 2 with the layout's hash.
+    format1 = "4397aa0db13d7c349cfa8d54f892dbeb2e34d0430404995a261b00da39142e87"
+    env = FiveCardDrawEnv()
+
+    def as_format1(m: dict[str, Any], a: dict[str, np.ndarray]) -> None:
+        m["format_version"] = 1
+        m["observation"]["layout_sha256"] = format1
+
+    old = rewrite(draw_file, tmp_path / "format1.npz", as_format1)
+    policy = load_policy(old, env)
+    assert policy.manifest["format_version"] == FORMAT_VERSION == 2
+    assert policy.manifest["migrated_from_format"] == 1
+    assert policy.manifest["observation"]["layout_sha256"] == describe_env(env).layout_sha256
+    assert FORMAT1_LAYOUTS[format1] == describe_env(env).layout_sha256
+
+    # A format-1 hash of no layout this runtime knows: refused, naming the file.
+    def unknown_format1(m: dict[str, Any], a: dict[str, np.ndarray]) -> None:
+        m["format_version"] = 1
+        m["observation"]["layout_sha256"] = "ab" * 32
+
+    unknown = rewrite(draw_file, tmp_path / "unknown.npz", unknown_format1)
+    with pytest.raises(PolicyFileError, match=r"unknown\.npz: a format-1 file whose observation"):
+        load_policy(unknown)
 
 
 # ----- refusals --------------------------------------------------------------------------------
@@ -609,19 +649,15 @@ def test_files_for_another_env_are_refused(tmp_path: Path, monkeypatch: pytest.M
     ):
         load_policy(v1, FiveCardDrawEnv())
 
-    # A changed observation layout: the env's documented table says so (two rows swapped).
-    doc = FiveCardDrawEnv.__doc__ or ""
-    own = "| 60      | own money (chips)"
-    opp = "| 61      | opponent's money (chips)"
-    assert own in doc and opp in doc
-    swapped = (
-        doc.replace(own, "@@")
-        .replace(opp, own.replace("60", "61"))
-        .replace("@@", opp.replace("61", "60"))
-    )
-    monkeypatch.setattr(FiveCardDrawEnv, "__doc__", swapped)
+    # A changed observation layout: the draw episode's fields say so (two fields swapped).
+    from poker_env.episode import draw as draw_episode
+
+    fields = draw_episode.observation_fields()
+    own, opp = fields[5], fields[6]
+    swapped = (*fields[:5], own._replace(name=opp.name), opp._replace(name=own.name), *fields[7:])
+    monkeypatch.setattr(draw_episode, "observation_fields", lambda: swapped)
     with pytest.raises(
-        PolicyFileError, match="observation layout: the env's documented observation table differs"
+        PolicyFileError, match="observation layout: the env's observation fields differ"
     ):
         load_policy(draw, FiveCardDrawEnv())
 

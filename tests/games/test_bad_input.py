@@ -28,7 +28,7 @@ from poker_env.errors import (
 from poker_env.games import holdem_kernels as K
 from poker_env.games.draw import DrawAction, DrawConfig, DrawGame
 from poker_env.games.holdem import MAX_TABLE_CHIPS, HoldemConfig, HoldemGame, replay_json
-from poker_env.games.holdem_phh import from_phh
+from poker_env.games.holdem_phh import from_phh, to_phh
 from poker_env.games.red_dog import RedDogConfig, RedDogGame
 
 INT64_MAX = 9_223_372_036_854_775_807  # 2**63 - 1, the engines' chip counts are int64
@@ -420,14 +420,17 @@ def test_holdem_config_whose_chips_overflow_names_the_largest_value() -> None:
         HoldemConfig(base=2**60, starting_stack=100)
 
 
-def test_holdem_vector_env_refuses_a_max_bet_its_32_bit_rows_cannot_hold() -> None:
-    # 2**32 + 4 once became a cap of 4 chips in the int32 rows.
+def test_holdem_vector_env_keeps_a_max_bet_past_32_bits() -> None:
+    # 2**32 + 4 once became a cap of 4 chips in the int32 rows; such a cap now keeps
+    # 64-bit rows, as the single env's, and plays as the cap it is.
     from poker_env.vector.holdem import HoldemVectorEnv
 
     for max_bet in (2**31, 2**32 + 4):
-        with pytest.raises(ConfigError) as err:
-            HoldemVectorEnv(2, num_players=2, max_bet=max_bet)
-        assert err.value.field == "max_bet" and "2**31" in str(err.value)
+        vec = HoldemVectorEnv(2, num_players=2, max_bet=max_bet)
+        assert vec._states.dtype == np.int64
+        vec.reset(seed=0)
+        masks = vec.action_masks()
+        assert masks[:, -1].all()  # all-in is legal: the cap is above the stacks
 
 
 def test_holdem_largest_base_plays_hands_with_every_chip_accounted_for() -> None:
@@ -923,12 +926,12 @@ def test_holdem_corrupt_text_is_a_history_error(text: str) -> None:
 
 
 def standard_phh() -> str:
-    return showdown_hand(rules="standard").to_phh()
+    return to_phh(showdown_hand(rules="standard"))
 
 
 def test_phh_export_claims_the_finishing_stacks_and_import_checks_them() -> None:
     g = showdown_hand(rules="standard")
-    text = g.to_phh()
+    text = to_phh(g)
     line = next(x for x in text.splitlines() if x.startswith("finishing_stacks"))
     assert from_phh(text).stacks() == [int(x) for x in line.split("[")[1].rstrip("]").split(",")]
     # Tampered: one chip moved between two players.

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from poker_env.errors import HistoryError
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import ActionRecord, HoldemConfig, HoldemGame, replay_json
-from poker_env.games.holdem_phh import from_phh
+from poker_env.games.holdem_phh import from_phh, to_phh
 from tests.games.fuzz_values import is_documented, json_edit, odd_values
 
 FIELDS = [f.name for f in fields(HoldemConfig)]
@@ -169,7 +169,7 @@ def _saved_phh() -> str:
             g.raise_to(la.min_raise_to)
         else:
             g.check_or_call()
-    return g.to_phh()
+    return to_phh(g)
 
 
 PHH = _saved_phh()

@@ -42,7 +42,7 @@ def test_seed_profile_and_escapes_are_refused() -> None:
     game.fold()
     game.fold()
     with pytest.raises(ValueError, match="standard"):
-        game.to_phh()
+        to_phh(game)
     # An escape (penalty, role shift: RULES.md §3) has no PHH form; the JSON record has it.
     game = HoldemGame(HoldemConfig(num_seats=3, rules="standard"), rng=0)
     game.start_hand(button=0)
@@ -50,7 +50,7 @@ def test_seed_profile_and_escapes_are_refused() -> None:
     while not game.is_hand_over:
         game.check_or_call()
     with pytest.raises(ValueError, match=r"escape.*to_json"):
-        game.to_phh()
+        to_phh(game)
 
 
 def _round_trip(n: int, num_hands: int, seed: int) -> None:

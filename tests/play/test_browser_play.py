@@ -200,10 +200,17 @@ def test_a_reload_and_a_server_restart_keep_the_log(browser: Any, tmp_path: Path
     page = _page(browser)
     gid = _start(page, url, game="holdem", seed="5")
     for _ in range(2):
+        # Wait for the page to draw the answer (the buttons are off while a play is sent).
+        page.wait_for_function(
+            "!document.querySelector('#btn-CALL').disabled"
+            " || !document.querySelector('#btn-CHECK').disabled"
+        )
         name = "CALL" if page.locator("#btn-CALL").is_enabled() else "CHECK"
         assert _click(page, f"#btn-{name}").ok
-    texts = page.locator("#events li").all_text_contents()
+    view = page.request.get(f"{url}/api/games/{gid}").json()["view"]
+    texts = [e["text"] for e in view["events"]]
     assert len(texts) >= 3
+    expect(page.locator("#events li")).to_have_text(texts)  # (the page has drawn it)
     page.reload()
     page.wait_for_selector("body.ready")
     expect(page.locator("#events li")).to_have_text(texts)
@@ -218,3 +225,42 @@ def test_a_reload_and_a_server_restart_keep_the_log(browser: Any, tmp_path: Path
     assert page.errors == []
     page.close()
     stop2()
+
+
+def test_cards_marked_by_keyboard_stay_raised_and_the_slider_follows_the_box(
+    browser: Any, server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    _start(page, server, seed="2")
+    # Before the draw: the amount box drives the slider.
+    page.fill("#amount", "37")
+    assert page.eval_on_selector("#amount-range", "e => e.value") == "37"
+    # A refused amount is refused with the reason, and does not linger after a play.
+    page.fill("#amount", "9999")
+    assert _click(page, "#btn-BET").status == 409
+    expect(page.locator("#message")).to_contain_text("BET 9999 is out of bounds")
+    assert _click(page, "#btn-DRAW").ok  # to the draw
+    expect(page.locator("#message")).to_have_text("")
+    card1 = page.locator("#my-cards .card[data-n='1']")
+    card2 = page.locator("#my-cards .card[data-n='2']")
+    card1.focus()
+    page.keyboard.press("Space")  # role=button: Space and Enter press it
+    card2.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#my-cards .card.marked")).to_have_count(2)
+    expect(page.locator("#my-cards .card[data-n='1']")).to_have_attribute("aria-pressed", "true")
+    # A marked card stays raised under the pointer (not lowered to the hover lift).
+    page.locator("#my-cards .card[data-n='1']").hover()
+    _settle(page)
+    transform = page.eval_on_selector(
+        "#my-cards .card[data-n='1']", "e => getComputedStyle(e).transform"
+    )
+    assert transform.replace(" ", "").endswith(",-16)"), transform
+    assert _click(page, "#btn-DRAW").ok  # change cards 1 and 2
+    expect(page.locator("#amount")).not_to_have_value("9999")
+    # The favicon is served (no 404 on every page).
+    assert page.request.get(server + "/favicon.ico").status == 200
+    assert page.errors == []
+    page.close()

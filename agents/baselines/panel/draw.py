@@ -157,8 +157,8 @@ def standard_discard(
         [
             cat[:, None] >= 4,
             cat[:, None] >= 1,
-            flush.any(axis=1)[:, None],
-            straight.any(axis=1)[:, None],
+            flush.any(axis=1, keepdims=True),
+            straight.any(axis=1, keepdims=True),
         ],
         [np.ones((n, 5), np.bool_), paired, flush, straight],
         default=highest,

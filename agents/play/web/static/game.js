@@ -164,7 +164,8 @@
       const box = el("div", "seat");
       box.id = "seat-" + p.seat;
       if (p.to_act) box.classList.add("to-act");
-      if (!p.seated || (holdem && !p.in_hand)) box.classList.add("out");
+      const showing = pausing() && holdem && view.showdown.shown.some((r) => r.seat === p.seat);
+      if (!showing && (!p.seated || (holdem && !p.in_hand))) box.classList.add("out");
       const name = el("div", "name", p.name);
       const tags = holdem ? p.roles.join(" ") : (p.dealer ? "dealer" : "");
       if (tags) name.append(el("span", "tag", tags));
@@ -273,8 +274,9 @@
       if (e.new) {
         li.classList.add("new");
         if (fresh && e.seat !== 0) {
+          li.classList.add("arrive");
           li.style.animationDelay = `${delay}ms`;
-          delay += 180;
+          delay = Math.min(delay + 180, 900);
         }
         if (e.seat !== null && e.seat !== 0) lastSeat = e.seat;
       }
@@ -339,7 +341,7 @@
       const sd = view.showdown;
       const verdict = $("showdown-text");
       verdict.replaceChildren();
-      for (const line of sd.lines.filter((x) => !/ show(s)? /.test(x))) verdict.append(el("span", null, line));
+      for (const line of sd.verdict || sd.lines) verdict.append(el("span", null, line));
       $("next-hand").textContent = view.over ? "See the result" : "Next hand";
     }
     const fin = $("final");

@@ -7,8 +7,11 @@ Usage::
 
 Two child processes, one per checkout (``PYTHONPATH`` names its ``poker_env``),
 each run the same measurement code from this file; the parent asks them in
-turns, A B A B ..., for one chunk of about ``--seconds`` each, and prints every
-round's figures, each side's best and median, and the ratio of the bests. A busy
+turns, A B A B ..., for one chunk of about ``--seconds`` each, and prints each
+side's best and median and the ratio of the bests; also
+each side's best rate per CPU second of its process (``time.process_time``, all
+its threads), which other processes on a busy machine move much less than the
+wall clock (for the 2-thread vector env the wall figure is the one that counts). A busy
 moment of the shared machine therefore hits both sides alike. The loops are the
 ones of ``bench/bench_draw.py`` and ``bench/bench_holdem.py`` (the class APIs,
 random legal actions), written here once so that both checkouts run the same
@@ -164,10 +167,10 @@ def child() -> None:
                 n *= 4
             runners[name] = (run, max(1, int(done * seconds / dt)))
         run, n = runners[name]
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         done = run(n)
-        rate = done / (time.perf_counter() - t0)
-        print(json.dumps({"rate": rate}), flush=True)
+        t1, c1 = time.perf_counter(), time.process_time()
+        print(json.dumps({"rate": done / (t1 - t0), "cpu": done / max(c1 - c0, 1e-9)}), flush=True)
 
 
 # ---------------------------------------------------------------- parent side
@@ -187,14 +190,15 @@ class Side:
             cwd="/",
         )
 
-    def measure(self, name: str, seconds: float) -> float:
+    def measure(self, name: str, seconds: float) -> tuple[float, float]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(json.dumps({"name": name, "seconds": seconds}) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:
             raise RuntimeError(f"the child for {self.checkout} stopped")
-        return float(json.loads(line)["rate"])
+        answer = json.loads(line)
+        return float(answer["rate"]), float(answer["cpu"])
 
     def close(self) -> None:
         assert self.proc.stdin is not None
@@ -220,12 +224,15 @@ def main(argv: list[str]) -> int:
         f"# A/B, old = {args.old}, new = {new_root}; {args.rounds} rounds in turns; "
         f"load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {time.strftime('%Y-%m-%d %H:%M')}"
     )
-    print("| measurement | old best | new best | new / old (bests) | old median | new median |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(
+        "| measurement | old best | new best | new / old | old median | new median "
+        "| old CPU best | new CPU best | new / old (CPU) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
         for name in args.names:
-            a: list[float] = []
-            b: list[float] = []
+            a: list[tuple[float, float]] = []
+            b: list[tuple[float, float]] = []
             for r in range(args.rounds):
                 # Alternate who goes first, so neither always follows the other.
                 if r % 2 == 0:
@@ -234,9 +241,12 @@ def main(argv: list[str]) -> int:
                 else:
                     b.append(new.measure(name, args.seconds))
                     a.append(old.measure(name, args.seconds))
+            aw, bw = [x[0] for x in a], [x[0] for x in b]
+            ac, bc = max(x[1] for x in a), max(x[1] for x in b)
             print(
-                f"| {name} | {_fmt(max(a))} | {_fmt(max(b))} | {max(b) / max(a):.2f}x "
-                f"| {_fmt(statistics.median(a))} | {_fmt(statistics.median(b))} |",
+                f"| {name} | {_fmt(max(aw))} | {_fmt(max(bw))} | {max(bw) / max(aw):.2f}x "
+                f"| {_fmt(statistics.median(aw))} | {_fmt(statistics.median(bw))} "
+                f"| {_fmt(ac)} | {_fmt(bc)} | {bc / ac:.2f}x |",
                 flush=True,
             )
     finally:

@@ -25,6 +25,9 @@ from poker_env.render.draw import draw_picture
 __all__ = ["DrawMatchEnv", "FiveCardDrawEnv"]
 
 _REFILL_AT = L.BUF_SIZE - L.BUF_MARGIN  # RandomBuffer.refill_if_low refills above this
+_S_CURSOR, _S_HAND_NO = L.S_CURSOR, L.S_HAND_NO
+_ADV_AGENT, _ADV_DONE, _ADV_ILLEGAL = enc.ADV_AGENT, enc.ADV_DONE, enc.ADV_ILLEGAL
+_ADV_RECORDED, _ADV_CODE = enc.ADV_RECORDED, enc.ADV_CODE
 
 _OBS_TABLE = """
     | slice   | meaning                                                        | range      |
@@ -126,6 +129,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._last: enc.HandRecord | None = None  # the newest hand record
         self._num_seen = 0  # records decoded so far this episode
         self._recorded = False  # the driver wrote or updated a record in this call
+        self._hand_limit: int | None = None  # DrawMatch-v0: truncated after max_hands
         self._step_fn: Any = None  # the compiled entries, after their first call
         self._reset_fn: Any = None
 
@@ -178,7 +182,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             # one plays the documented passive action and info says so.
             a = enc.passive_action(mask, self._num_sizes)
         s = self._s
-        if s[L.S_CURSOR] > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
+        if s.item(_S_CURSOR) > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
             self._rand.refill_if_low(s)
         args = (self._ib, self._tt, self._fb, a, False, self._obs, mask)
         if self._step_fn is None:
@@ -186,16 +190,17 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             self._step_fn = entry_point(enc.single_step, args)
         else:
             code = self._step_fn(*args)
-        self._recorded = code >= enc.ADV_RECORDED
-        code &= enc.ADV_CODE
-        if code != enc.ADV_AGENT:
-            if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
+        self._recorded = code >= _ADV_RECORDED
+        code &= _ADV_CODE
+        if code != _ADV_AGENT:
+            if code == _ADV_ILLEGAL:  # unreachable: the mask was checked above
                 raise IllegalActionError(
                     a, np.flatnonzero(mask).tolist(), self._phase_name(), "masked out"
                 )
             code = self._play_opponent(code)
-        terminated = code == enc.ADV_DONE
-        truncated = (not terminated) and self._truncate()
+        terminated = code == _ADV_DONE
+        limit = self._hand_limit
+        truncated = not terminated and limit is not None and s.item(_S_HAND_NO) > limit
         self._done = terminated or truncated
         # Rewards are paid when a pot is won: most steps leave both at zero.
         rewards = self._rew.tolist()
@@ -221,29 +226,37 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         return enc.render_text(self._s, self.config, self.agent_seat, self._rec)
 
     # ----- helpers ---------------------------------------------------------------
-    def _truncate(self) -> bool:
-        return False
 
     def last_hand(self) -> enc.HandRecord | None:
         """The latest hand that ended in this episode (``info["last_hand"]``), or None."""
         return self._last
 
     def _info(self, illegal: bool) -> dict[str, Any]:
-        # Records are decoded only when the driver wrote or updated one during this
-        # call (a hand ended; a buy-back or the match end followed one).
-        ended: tuple[enc.HandRecord, ...] = ()
-        if self._recorded:
-            num = int(self._rec[enc.RC_NUM])
-            if num != self._num_seen:
-                ended = enc.hand_records(self._rec, self.config, self._num_seen)
-                self._num_seen = num
-            self._last = ended[-1] if ended else enc.last_hand(self._rec, self.config)
+        ended = self._read_records() if self._recorded else ()
         return {
             "action_mask": self._mask.copy(),
             "illegal_action": illegal,
             "hands_ended": ended,
             "last_hand": self._last,  # read-only: steps may share it
         }
+
+    def _read_records(self) -> tuple[enc.HandRecord, ...]:
+        """The records the driver wrote since the last call (it wrote or updated one
+        during this call: a hand ended; a buy-back or the match end followed one)."""
+        rec = self._rec
+        num = rec.item(enc.RC_NUM)
+        seen = self._num_seen
+        if num == seen + 1:  # one hand ended: the common case, decoded inline
+            b = enc.RC_SLOTS + enc.REC_SIZE * (seen % enc.NUM_RECORDS)
+            last = enc.HandRecord(rec[b : b + enc.REC_SIZE].tolist(), self.config)
+            self._last, self._num_seen = last, num
+            return (last,)
+        ended: tuple[enc.HandRecord, ...] = ()
+        if num != seen:
+            ended = enc.hand_records(rec, self.config, seen)
+            self._num_seen = num
+        self._last = ended[-1] if ended else enc.last_hand(rec, self.config)
+        return ended
 
     def _phase_name(self) -> str:
         return ("PRE_DRAW", "DRAW", "POST_DRAW", "HAND_END", "BUY_BACK", "MATCH_END")[
@@ -470,7 +483,6 @@ class DrawMatchEnv(_DrawEnvBase):
             raise ConfigError("agent_seat", agent_seat, "'human' (0) or 'computer' (1)")
         if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
             raise ConfigError("max_hands", max_hands, "an integer >= 1")
-        self.max_hands = max_hands
         super().__init__(
             config,
             rules,
@@ -482,11 +494,24 @@ class DrawMatchEnv(_DrawEnvBase):
             render_mode,
             illegal_action,
         )
+        self.max_hands = max_hands
 
-    def _truncate(self) -> bool:
-        return int(self._s[L.S_HAND_NO]) > self.max_hands
+    @property
+    def max_hands(self) -> int:
+        """Hands after which the match is truncated."""
+        assert self._hand_limit is not None
+        return self._hand_limit
+
+    @max_hands.setter
+    def max_hands(self, value: int) -> None:
+        self._hand_limit = value
 
     def _info(self, illegal: bool) -> dict[str, Any]:
-        info = super()._info(illegal)
-        info["hand_no"] = int(self._s[L.S_HAND_NO])
-        return info
+        ended = self._read_records() if self._recorded else ()
+        return {
+            "action_mask": self._mask.copy(),
+            "illegal_action": illegal,
+            "hands_ended": ended,
+            "last_hand": self._last,  # read-only: steps may share it
+            "hand_no": self._s.item(L.S_HAND_NO),
+        }

@@ -88,6 +88,11 @@ def check_fractions(bet_fractions: Sequence[float]) -> NDArray[np.float64]:
     return fr
 
 
+# The opponents' actions of a step without any: one shared, read-only empty log.
+_NO_ACTIONS = new_action_log()[:0].copy()
+_NO_ACTIONS.setflags(write=False)
+
+
 class RedDogEnv(gym.Env[NDArray[np.float32], int]):
     """Red Dog (High-Card Pool), RULES.md §2, from one seat; the other seats are policies.
 
@@ -260,6 +265,8 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         # What happened in the last reset or step: row 0 the agent's action (when
         # self._has_own), then the opponents'; see poker_env.episode.red_dog.
         self._log = new_action_log()
+        self._log_row0 = self._log[0]  # a view, made once
+        self._kernel_args = self.config.kernel_args()  # the config is frozen
         self._num_logged = 0
         self._has_own = False
         self._own_action = 0
@@ -302,7 +309,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         seat = -1 if self.agent_seat_option is None else self.agent_seat_option
         if self.opponents is None:
             args = (
-                *st, 0, key, *self.config.kernel_args(), seat, self.random_share,
+                *st, 0, key, *self._kernel_args, seat, self.random_share,
                 self.fractions, self._obs, self._log,
             )  # fmt: skip
             if self._reset_fn is None:
@@ -432,12 +439,12 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         # Plain Python values from one tolist() of the agent's row; the opponents'
         # rows as one copy that builds its dicts when read (numpy scalar reads and a
         # dict per opponent action would cost more than the rest of a step).
-        own = 1 if self._has_own else 0
-        last_bet: dict[str, Any] | None = None
-        if own:
-            r = self._log[0].tolist()
+        n = self._num_logged
+        if self._has_own:
+            own = 1
+            r = self._log_row0.tolist()
             # action_dict's keys, written out: a merged dict costs a third more.
-            last_bet = {
+            last_bet: dict[str, Any] | None = {
                 "action": self._own_action,
                 "p": self._own_p,
                 "seat": r[E_SEAT],
@@ -449,13 +456,18 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
                 "pot_refilled": r[E_REANTE] != 0,
                 "deal_ended": r[E_DEAL_END] != 0,
             }
-        n = self._num_logged
+        else:
+            own = 0
+            last_bet = None
+        kept = n if n < LOG_CAPACITY else LOG_CAPACITY
+        # No opponent action (a common step): a shared empty log, nothing to copy.
+        rows = self._log[own:kept].copy() if kept > own else _NO_ACTIONS
         return {
             "action_mask": self._legal.copy() if not self._done else self.action_masks(),
             "seat": self._seat,
             "illegal_action": self._replaced,
             "last_bet": last_bet,
-            "opponent_actions": ActionLog(self._log[own : min(n, LOG_CAPACITY)].copy()),
+            "opponent_actions": ActionLog(rows),
             "num_opponent_actions": n - own,
         }
 

@@ -31,6 +31,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.cards import Deck, deck_size
+
+# FiveCardDraw-v0's observation entries, from their owner.
+from poker_env.episode.draw import O_CARDS, O_PHASE, OBS_SIZE
 from poker_env.errors import ConfigError
 
 __all__ = ["FEATURE_SETS", "DrawStrength", "FeatureSet", "HoldemEquity", "make_features"]
@@ -47,10 +50,6 @@ class FeatureSet(Protocol):
         ...
 
 
-# FiveCardDraw-v0's observation (poker_env.envs.draw, the table in its docstring).
-_O_CARDS = 0
-_O_PHASE = 57
-_DRAW_OBS = 124
 _PLAYING = (0, 1, 2)  # pre-draw, draw, post-draw: the phases with five live cards
 
 
@@ -90,18 +89,18 @@ class DrawStrength:
         from poker_env_agents.baselines.draw import StrengthScale
 
         obs = np.asarray(observations)
-        if obs.ndim != 2 or obs.shape[1] < _DRAW_OBS:
+        if obs.ndim != 2 or obs.shape[1] < OBS_SIZE:
             raise ValueError(
-                f"draw-strength features need (rows, {_DRAW_OBS}) draw observations, "
+                f"draw-strength features need (rows, {OBS_SIZE}) draw observations, "
                 f"got shape {obs.shape}"
             )
         out = np.zeros((obs.shape[0], self.size), np.float32)
-        rows = np.flatnonzero(np.isin(obs[:, _O_PHASE], _PLAYING))
+        rows = np.flatnonzero(np.isin(obs[:, O_PHASE], _PLAYING))
         if rows.size == 0:
             return out
         if self._scale is None:
             self._scale = StrengthScale.get(self.deck, self.flush_beats_full_house)
-        cards = obs[rows, _O_CARDS : _O_CARDS + 5].astype(np.int64)
+        cards = obs[rows, O_CARDS : O_CARDS + 5].astype(np.int64)
         eq = draw_discard_equities(
             cards, deck=self.deck, flush_beats_full_house=self.flush_beats_full_house
         )
@@ -112,7 +111,7 @@ class DrawStrength:
         post = self._scale.post_draw(eq[:, 0])
         out[rows, 64] = pre
         out[rows, 65] = post
-        out[rows, 66] = np.where(obs[rows, _O_PHASE] == 0, pre, post)
+        out[rows, 66] = np.where(obs[rows, O_PHASE] == 0, pre, post)
         return out
 
     def __repr__(self) -> str:

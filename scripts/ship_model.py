@@ -13,8 +13,11 @@ the run folder the config names when it holds checkpoints), copies the run's
 ``agents/models/NAME.eval.json``: head-to-head matches against the baselines
 (duplicate deals, 95% intervals; poker_env_agents.evaluate) and the game's own measures (Red
 Dog's exact decision value against the reference, the draw's share of best-equity
-discards, the match's share of matches won). The same seed gives the same file and
-the same table.
+discards, the match's share of matches won), the held-out panel's table with its
+worst case (``panel``; poker_env_agents.analysis.panel) and the play measures
+(``measures``: folds with nothing to call per phase and bet sizes as fractions of the
+pot, against a never-betting opponent and the panel). The same seed gives the same
+file and the same table.
 
 A ship is one unit: the new ``NAME.npz`` and its ``NAME.eval.json`` are staged in
 ``agents/models/`` (hidden names), then swapped in together; a ship killed on the
@@ -45,14 +48,28 @@ from poker_env.errors import ConfigError  # noqa: E402
 from poker_env_agents.training.checkpoints import atomic_write_text  # noqa: E402
 
 #: name -> hands per baseline match (the heuristic's match gets ``strong_hands``), and
-#: the extra measures.
+#: the extra measures: ``panel`` duplicate hands per held-out panel bot (draw-match:
+#: matches; 6-max: per direction), ``measures`` decisions per opponent of the play
+#: measures (dominated folds, bet sizes).
 MODELS: dict[str, dict[str, Any]] = {
-    "draw52": {"hands": 100_000, "strong_hands": 200_000, "discards": 100_000},
-    "draw32": {"hands": 100_000, "strong_hands": 200_000, "discards": 100_000},
-    "draw_match52": {"match_wins": 2_000},
+    "draw52": {
+        "hands": 100_000,
+        "strong_hands": 200_000,
+        "discards": 100_000,
+        "panel": 50_000,
+        "measures": 10_000,
+    },
+    "draw32": {
+        "hands": 100_000,
+        "strong_hands": 200_000,
+        "discards": 100_000,
+        "panel": 50_000,
+        "measures": 10_000,
+    },
+    "draw_match52": {"match_wins": 2_000, "panel": 500, "measures": 10_000},
     "red_dog": {"hands": 40_000, "strong_hands": 40_000, "decision_value": 100_000},
-    "holdem_hu": {"hands": 40_000, "strong_hands": 60_000},
-    "holdem_6max": {"hands": 20_000, "strong_hands": 30_000},
+    "holdem_hu": {"hands": 40_000, "strong_hands": 60_000, "panel": 50_000, "measures": 10_000},
+    "holdem_6max": {"hands": 20_000, "strong_hands": 30_000, "panel": 20_000, "measures": 10_000},
 }
 MODELS_DIR = ROOT / "agents" / "models"
 CONFIGS_DIR = ROOT / "agents" / "configs"
@@ -111,7 +128,9 @@ def recover(models_dir: Path) -> list[str]:
     return undo_unfinished(models_dir)
 
 
-def evaluate(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
+def evaluate(
+    name: str, path: Path, seed: int = 0, panel_hands: int | None = None
+) -> dict[str, Any]:
     """The evaluation table of a shipped file (see the module docstring)."""
     from poker_env_agents.evaluate import (
         draw_discard_agreement,
@@ -217,6 +236,20 @@ def evaluate(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
         )
         print(d, flush=True)
         doc["discards"] = dataclasses.asdict(d)
+    if "panel" in spec:
+        from poker_env_agents.analysis.panel import evaluate_panel, measures_lines, play_measures
+
+        hands = panel_hands or spec["panel"]
+        print(f"{name} against the held-out panel ({hands:,} per bot):", flush=True)
+        panel = evaluate_panel(policy, game, options, hands=hands, seed=seed, progress=True)
+        for line in panel.worst_lines():
+            print(line, flush=True)
+        doc["panel"] = panel.to_dict()
+        doc["measures"] = play_measures(
+            policy, game, options, decisions=spec["measures"], seed=seed
+        )
+        for line in measures_lines(doc["measures"]):
+            print(line, flush=True)
     doc["seconds"] = round(time.time() - started, 1)
     return doc
 
@@ -230,6 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--eval-only", action="store_true", help="evaluate the shipped file only")
     p.add_argument("--no-eval", action="store_true", help="train and ship without evaluating")
     p.add_argument("--seed", type=int, default=0, help="the evaluation's seed")
+    p.add_argument(
+        "--panel-hands",
+        type=int,
+        metavar="N",
+        help="hands per held-out panel bot (default: the model's, 50,000 heads-up)",
+    )
     args = p.parse_args(argv)
     for unit in recover(MODELS_DIR):
         print(f"{MODELS_DIR.relative_to(ROOT)}: undid the unfinished ship of {unit}")
@@ -248,13 +287,17 @@ def main(argv: list[str] | None = None) -> int:
             run = train(args.name)
             MODELS_DIR.mkdir(parents=True, exist_ok=True)
             staged = stage_model(MODELS_DIR, args.name, run / "policy.npz")
-            doc = None if args.no_eval else evaluate(args.name, staged, seed=args.seed)
+            doc = (
+                None
+                if args.no_eval
+                else evaluate(args.name, staged, seed=args.seed, panel_hands=args.panel_hands)
+            )
             ship_files(MODELS_DIR, args.name, staged, doc)
             print(f"shipped {target.relative_to(ROOT)} ({target.stat().st_size / 1024:.0f} KiB)")
         elif not target.is_file():
             raise ConfigError("model", args.name, f"a shipped file {target} (train it first)")
         elif not args.no_eval:
-            doc = evaluate(args.name, target, seed=args.seed)
+            doc = evaluate(args.name, target, seed=args.seed, panel_hands=args.panel_hands)
             atomic_write_text(target.with_suffix(".eval.json"), json.dumps(doc, indent=1) + "\n")
         if not args.no_eval:
             print(f"wrote {target.with_suffix('.eval.json').relative_to(ROOT)}")

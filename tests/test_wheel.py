@@ -482,7 +482,7 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
     )
     config = load_config(run / "config.toml")  # the run's config, read here
     recipe = load_config(ROOT / "agents" / "configs" / "demo.toml")
-    assert (config.game, config.timesteps, config.net_arch) == ("draw", 1024, [16])
+    assert (config.game, config.timesteps, list(config.net_arch)) == ("draw", 1024, [16])
     assert (config.ent_coef, config.opponents) == (recipe.ent_coef, recipe.opponents)
     assert (run / "policy.npz").is_file() and (run / "model.zip").is_file()
     lap("poker-train")

@@ -39,6 +39,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from poker_env.episode.draw import O_CARDS, O_PHASE, O_STACK_OWN, O_WARD_OWN
 from poker_env.errors import ConfigError, as_int
 from poker_env.policy import BatchPolicy, Policy
 from poker_env_agents.registry import get_game
@@ -257,13 +258,13 @@ def collect_decisions(
 
 # ----- five-card draw ------------------------------------------------------------------
 
-# docs/draw.md, "Observation": own cards in slot order 0:5, the phase at 57 (0 pre-draw,
-# 1 draw, 2 post-draw, 3 hand over, 4 buy-back, 5 match over), own money at 60, own
-# wardrobe (worn, at stake, lost) at 68:71.
-_D_CARDS = slice(0, 5)
-_D_PHASE = 57
-_D_MONEY = 60
-_D_WORN, _D_LOST = 68, 70
+# The draw observation (poker_env.episode.draw): own cards in slot order, the phase (0
+# pre-draw, 1 draw, 2 post-draw, 3 hand over, 4 buy-back, 5 match over), own money, own
+# wardrobe (worn, at stake, lost).
+_D_CARDS = slice(O_CARDS, O_CARDS + 5)
+_D_PHASE = O_PHASE
+_D_MONEY = O_STACK_OWN
+_D_WORN, _D_LOST = O_WARD_OWN, O_WARD_OWN + 2
 #: The two betting rounds of five-card draw, as ``draw_betting_counts`` orders them.
 DRAW_ROUNDS = ("before the draw", "after the draw")
 _ROUND_PHASES = (0, 2)

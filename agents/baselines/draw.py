@@ -28,20 +28,21 @@ import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.cards import Deck, deck_size
+
+# The observation's entries and the env's default bet sizes, from their owner.
+from poker_env.episode.draw import (
+    DEFAULT_POT_FRACTIONS,
+    O_CARDS,
+    O_PHASE,
+    O_POT,
+    O_RAISES,
+    O_TO_CALL,
+    OBS_SIZE,
+)
 from poker_env.evaluator.equity_batch import draw_discard_equities
 
 __all__ = ["DEFAULT_POT_FRACTIONS", "DrawCallStation", "DrawHeuristic", "StrengthScale"]
 
-#: The env's default bet sizes (``pot_fractions``): fractions of the pot after calling.
-DEFAULT_POT_FRACTIONS: tuple[float, ...] = (0.5, 1.0, 2.0)
-
-# Observation entries (the env docstring's table).
-_O_CARDS = 0
-_O_PHASE = 57
-_O_POT = 59
-_O_TO_CALL = 64
-_O_RAISES = 65
-_OBS_SIZE = 124
 # Phases in the observation.
 _PRE_DRAW, _DRAW, _POST_DRAW, _BUY_BACK = 0, 1, 2, 4
 # Env actions: 0 DROP, 1 the passive action, 2 .. 2+K-1 bet sizes (fractions, then
@@ -66,13 +67,11 @@ def _as_batch(
     masks = np.asarray(action_masks)
     if masks.ndim != 2 or obs.ndim != 2 or obs.shape[0] != masks.shape[0]:
         raise ValueError(
-            f"observations (rows, {_OBS_SIZE}) and action_masks (rows, actions) must match, "
+            f"observations (rows, {OBS_SIZE}) and action_masks (rows, actions) must match, "
             f"got shapes {obs.shape} and {masks.shape}"
         )
-    if obs.shape[1] != _OBS_SIZE:
-        raise ValueError(
-            f"a five-card draw observation has {_OBS_SIZE} entries, got {obs.shape[1]}"
-        )
+    if obs.shape[1] != OBS_SIZE:
+        raise ValueError(f"a five-card draw observation has {OBS_SIZE} entries, got {obs.shape[1]}")
     return obs, (masks != 0).astype(np.int8)
 
 
@@ -281,7 +280,7 @@ class DrawHeuristic:
         u = np.asarray(
             self.rng.random(n), np.float64
         )  # one uniform per row, used or not: act == act_batch row by row
-        phase = obs[:, _O_PHASE].astype(np.int64)
+        phase = obs[:, O_PHASE].astype(np.int64)
         acts = np.full(n, _PASSIVE, np.int64)
         # Between hands: the buy-back (RULES.md §1 default rule, see the class docstring).
         buy_back = 2 + k + 32
@@ -302,7 +301,7 @@ class DrawHeuristic:
     ) -> NDArray[np.int64]:
         if self._scale is None:
             self._scale = StrengthScale.get(self.deck, self.flush_beats_full_house)
-        cards = obs[:, _O_CARDS : _O_CARDS + 5].astype(np.int64)
+        cards = obs[:, O_CARDS : O_CARDS + 5].astype(np.int64)
         eq = draw_discard_equities(
             cards, deck=self.deck, flush_beats_full_house=self.flush_beats_full_house
         )
@@ -315,9 +314,9 @@ class DrawHeuristic:
             self._scale.pre_draw(eq.max(axis=1)),
             self._scale.post_draw(eq[:, 0]),
         )
-        to_call = obs[:, _O_TO_CALL]
-        pot = obs[:, _O_POT]
-        raises = obs[:, _O_RAISES]
+        to_call = obs[:, O_TO_CALL]
+        pot = obs[:, O_POT]
+        raises = obs[:, O_RAISES]
         facing = to_call > 0
         price = np.where(facing, to_call / np.maximum(pot + to_call, 1.0), 0.0)
         tier = np.searchsorted(np.asarray(self.size_at), r, side="right")

@@ -10,6 +10,12 @@ MMD is PPO with two constant regularisers (no schedule):
   sampled action (the estimator of the public ``nathanlct/IIG-RL-Benchmark``
   ``algorithms/mmd/mmd.py``, without the annealing its issue #1 removed).
 
+The gradient norm is clipped for the policy and the value network apart
+(``max_grad_norm`` each): SB3 clips them together, and the squared error of
+returns in chips (antes in draw, up to hundreds) then takes the whole norm and
+leaves the policy's gradient a sliver (the warm start's fit does the same,
+:func:`poker_env_agents.training.sb3.fit_to_teacher`).
+
 With a small clip range and self-play (one network in every seat, the opponent
 seats played by its current weights: ``opponents = {self = ...}`` in
 :class:`poker_env_agents.training.train.TrainConfig`), the last iterate
@@ -44,6 +50,13 @@ class MMDMaskablePPO(MaskablePPO):  # type: ignore[misc]
             raise ValueError(f"kl_coef must be a number >= 0, got {kl_coef!r}")
         self.kl_coef = float(kl_coef)
         super().__init__(*args, **kwargs)
+
+    def _param_groups(self) -> list[list[th.nn.Parameter]]:
+        """The value network's parameters and the rest (clipped apart)."""
+        named = list(self.policy.named_parameters())
+        value = [p for name, p in named if "value" in name]
+        rest = [p for name, p in named if "value" not in name]
+        return [g for g in (value, rest) if g]
 
     def train(self) -> None:
         """One update over the rollout buffer: sb3-contrib's ``MaskablePPO.train`` with
@@ -108,7 +121,8 @@ class MMDMaskablePPO(MaskablePPO):  # type: ignore[misc]
                     break
                 self.policy.optimizer.zero_grad()
                 loss.backward()
-                th.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+                for group in self._param_groups():
+                    th.nn.utils.clip_grad_norm_(group, self.max_grad_norm)
                 self.policy.optimizer.step()
             self._n_updates += 1
             if not continue_training:

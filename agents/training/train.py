@@ -368,7 +368,7 @@ def git_commit() -> str:
 
 #: The config fields a checkpoint's model depends on: a resume that changes one of
 #: them is refused (the spaces or the network would not match).
-SHAPE_FIELDS = ("game", "options", "features", "seat", "net_arch", "activation")
+SHAPE_FIELDS = ("game", "options", "features", "seat", "net_arch", "activation", "algo")
 _STEP_FILE = re.compile(r"step_(\d+)\.(zip|json)")
 
 

@@ -14,12 +14,13 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from poker_env.episode import draw as enc
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 from poker_env.policy import Policy
-from poker_env.render.tables import draw_picture
+from poker_env.render.draw import draw_picture
 
 __all__ = ["DrawMatchEnv", "FiveCardDrawEnv"]
 
@@ -85,7 +86,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         render_mode: str | None,
         illegal_action: str,
     ) -> None:
-        self.illegal_action = enc.check_illegal_action(illegal_action)
+        self.illegal_action = check_illegal_action(illegal_action)
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         self.config = config if config is not None else DrawConfig(**rules)
@@ -373,7 +374,7 @@ class FiveCardDrawEnv(_DrawEnvBase):
     ``agent_seat`` 0 (human side, default) or 1 (computer side); ``opponent`` a
     ``Policy`` or None; ``pot_fractions`` (default (0.5, 1.0, 2.0));
     ``render_mode`` None, ``"ansi"`` or ``"rgb_array"`` (the table as a picture, see
-    :mod:`poker_env.render.tables`); {_ILLEGAL_TEXT}
+    :mod:`poker_env.render.draw`); {_ILLEGAL_TEXT}
 
     ## Version History
     * v0: initial version; ``illegal_action="passive"`` became the default, the

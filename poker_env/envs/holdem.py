@@ -14,16 +14,16 @@ from numpy.typing import NDArray
 from poker_env.cards import format_cards
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import entry_point
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 from poker_env.policy import Policy
-from poker_env.render.tables import holdem_picture
+from poker_env.render.holdem import holdem_picture
 
 __all__ = ["HoldemEnv", "observation_bounds"]
 
-ILLEGAL_ACTION_MODES = ("passive", "raise")
 PASSIVE_ACTION = 1  # check/call: legal whenever the agent is to act
 
 # Decided hands kept per step (the last ones if more): a step finishes one hand,
@@ -276,9 +276,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             )
         if not 0.0 <= escape_prob <= 1.0:
             raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ConfigError("illegal_action", illegal_action, "'passive' or 'raise'")
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         if not isinstance(equity_samples, int) or equity_samples < 1:
             raise ConfigError("equity_samples", equity_samples, "an int >= 1")
         self.evaluator_features = bool(evaluator_features)

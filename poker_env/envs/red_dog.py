@@ -11,6 +11,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
+from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     LOG_CAPACITY,
@@ -61,13 +62,9 @@ from poker_env.games.red_dog_kernels import (
     E_WON,
 )
 from poker_env.policy import Policy
-from poker_env.render.tables import red_dog_picture
+from poker_env.render.red_dog import red_dog_picture
 
-__all__ = ["ILLEGAL_ACTION_MODES", "RedDogEnv", "observation_space_for"]
-
-#: Values of the ``illegal_action`` option, the default first (one convention for
-#: every env of the project, ../shared/STYLE.md "Illegal actions").
-ILLEGAL_ACTION_MODES = ("passive", "raise")
+__all__ = ["RedDogEnv", "observation_space_for"]
 
 
 def observation_space_for(config: RedDogConfig) -> spaces.Box:
@@ -79,15 +76,6 @@ def observation_space_for(config: RedDogConfig) -> spaces.Box:
     high[159 + p] = p - 1
     high[161 + p] = config.num_rounds
     return spaces.Box(low, high, dtype=np.float32)
-
-
-def check_illegal_action(value: object) -> str:
-    """Validate the ``illegal_action`` option ("passive" or "raise")."""
-    if not isinstance(value, str) or value not in ILLEGAL_ACTION_MODES:
-        raise ConfigError(
-            "illegal_action", value, "'passive' (default: a masked-out action forfeits) or 'raise'"
-        )
-    return value
 
 
 def check_fractions(bet_fractions: Sequence[float]) -> NDArray[np.float64]:

@@ -99,7 +99,6 @@ __all__ = [
     "ADV_RECORDED",
     "DEFAULT_POT_FRACTIONS",
     "HAND_KEYS",
-    "ILLEGAL_ACTION_MODES",
     "MODE_MATCH",
     "MODE_POT",
     "OBS_SIZE",
@@ -107,7 +106,6 @@ __all__ = [
     "HandRecord",
     "action_layout",
     "check_action",
-    "check_illegal_action",
     "check_pot_fractions",
     "encode_obs",
     "encode_view",
@@ -229,9 +227,6 @@ R_BOUGHT = 23  # 1 + index of the item she bought back after this hand, 0 when n
 REC_SIZE = 24
 RECORDS_SIZE = RC_SLOTS + NUM_RECORDS * REC_SIZE
 
-#: The values of every env's ``illegal_action`` option (STYLE.md, Environments).
-ILLEGAL_ACTION_MODES: tuple[str, ...] = ("passive", "raise")
-
 
 def action_layout(num_sizes: int) -> tuple[int, int, int]:
     """(first size index, first discard index, BUY_BACK index) of the env action space."""
@@ -253,17 +248,6 @@ def check_pot_fractions(pot_fractions: tuple[float, ...]) -> tuple[float, ...]:
             "pot_fractions", pot_fractions, "1 to 16 positive, strictly increasing fractions"
         )
     return fr
-
-
-def check_illegal_action(mode: object) -> str:
-    """Validate the ``illegal_action`` option: ``"passive"`` or ``"raise"``.
-
-    Raises:
-        ConfigError: naming ``illegal_action`` and the allowed values.
-    """
-    if not isinstance(mode, str) or mode not in ILLEGAL_ACTION_MODES:
-        raise ConfigError("illegal_action", mode, "'passive' (default) or 'raise'")
-    return mode
 
 
 def check_action(action: object, num_actions: int, phase: str, mask: NDArray[np.int8]) -> int:

@@ -40,11 +40,12 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from poker_env.episode import draw as enc
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
-from poker_env.render.tables import draw_picture
+from poker_env.render.draw import draw_picture
 
 __all__ = ["DrawAECEnv", "env"]
 
@@ -74,7 +75,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         **rules: Any,
     ) -> None:
         super().__init__()
-        self.illegal_action = enc.check_illegal_action(illegal_action)
+        self.illegal_action = check_illegal_action(illegal_action)
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         if mode not in ("pot", "match"):

@@ -13,14 +13,14 @@ from pettingzoo import AECEnv
 from poker_env.cards import format_cards
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
-from poker_env.render.tables import holdem_picture
+from poker_env.render.holdem import holdem_picture
 
 __all__ = ["HoldemAECEnv", "env"]
 
-ILLEGAL_ACTION_MODES = ("passive", "raise")
 PASSIVE_ACTION = 1  # check/call: legal whenever a seat is to act
 
 
@@ -93,9 +93,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
         if not isinstance(equity_samples, int) or equity_samples < 1:
             raise ConfigError("equity_samples", equity_samples, "an int >= 1")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ConfigError("illegal_action", illegal_action, "'passive' or 'raise'")
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
         if render_mode not in (None, "ansi", "rgb_array"):

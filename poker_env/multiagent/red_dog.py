@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
+from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     action_dict,
@@ -21,7 +22,7 @@ from poker_env.episode.red_dog import (
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogConfig, RedDogGame
-from poker_env.render.tables import red_dog_picture
+from poker_env.render.red_dog import red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 
@@ -78,13 +79,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if not isinstance(illegal_action, str) or illegal_action not in ("passive", "raise"):
-            raise ConfigError(
-                "illegal_action",
-                illegal_action,
-                "'passive' (default: a masked-out action forfeits) or 'raise'",
-            )
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.config = RedDogConfig(
             num_players=num_players,
             starting_chips=starting_chips,

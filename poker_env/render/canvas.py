@@ -1,7 +1,7 @@
 """Pictures of card tables with numpy: a canvas, a bitmap font, cards and chips.
 
 The envs' ``render_mode="rgb_array"`` draws with these pieces (the tables of each
-game are in :mod:`poker_env.render.tables`). A picture is an ``(H, W, 3)``
+game are in :mod:`poker_env.render.draw`, ``red_dog`` and ``holdem``). A picture is an ``(H, W, 3)``
 uint8 array, the form Gymnasium's ``RecordVideo`` and SB3's ``make_vec_env``
 expect. No imaging library: everything that does not change between frames (the
 felt, card faces and backs, chips, text masks) is drawn once with numpy and cached
@@ -21,9 +21,10 @@ are drawn 4x supersampled, so their edges are smooth.
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -36,12 +37,24 @@ __all__ = [
     "BLACK_SUIT",
     "CARD_SIZES",
     "GOLD",
+    "HEADER_Y",
+    "HEIGHT",
+    "LOSS",
+    "PANEL",
+    "PANEL_ALPHA",
     "RANK_TEXT",
     "RED_SUIT",
+    "TAG_LOST",
+    "TAG_STAKE",
+    "TAG_WORN",
     "TEXT",
+    "TURN",
+    "WIDTH",
+    "WIN",
     "Color",
     "Image",
     "Sprite",
+    "banner",
     "blend_rect",
     "card_size",
     "draw_button",
@@ -52,11 +65,15 @@ __all__ = [
     "draw_mini_card",
     "draw_sprite",
     "draw_text",
+    "fit",
+    "hand_row",
     "make_sprite",
     "mini_cards_width",
     "new_picture",
+    "panel",
     "png_bytes",
     "save_png",
+    "seat_centres",
     "table_felt",
     "text_width",
 ]
@@ -761,3 +778,83 @@ def png_bytes(img: Image) -> bytes:
 def save_png(path: str | Path, img: Image) -> None:
     """Write the picture to ``path`` as a PNG file."""
     Path(path).write_bytes(png_bytes(img))
+
+
+# ============================================================================ table pieces
+# What every game's table picture shares (poker_env.render.<game>).
+
+#: Size of every table picture: multiples of 16, so video encoders keep it as it is.
+HEIGHT = 560
+WIDTH = 800
+
+HEADER_Y = 8
+PANEL: Color = (10, 16, 14)
+PANEL_ALPHA = 0.62
+TURN: Color = GOLD
+WIN: Color = (120, 230, 140)
+LOSS: Color = (250, 120, 110)
+TAG_WORN: Color = (226, 226, 216)
+TAG_STAKE: Color = GOLD
+TAG_LOST: Color = (150, 60, 60)
+
+
+def panel(img: Image, x: int, y: int, w: int, h: int, *, glow: bool = False) -> None:
+    # A translucent box for a seat's name and chips; a gold frame when the seat is to act.
+    if glow:
+        blend_rect(img, x - 3, y - 3, w + 6, h + 6, TURN, 0.95, 9)
+    blend_rect(img, x, y, w, h, PANEL, PANEL_ALPHA if not glow else 0.9, 7)
+
+
+def banner(
+    img: Image, y: int, lines: Sequence[tuple[str, Color]], x0: int = 0, x1: int = WIDTH
+) -> None:
+    # A dark strip across the table with centred lines (a hand's result).
+    h = 10 + 22 * len(lines)
+    blend_rect(img, x0 + 20, y, x1 - x0 - 40, h, (0, 0, 0), 0.72, 10)
+    for i, (text, color) in enumerate(lines):
+        fitted = fit(text, x1 - x0 - 56, 2)
+        draw_text(img, (x0 + x1) // 2, y + 7 + 22 * i, fitted, color, 2, align="center")
+
+
+def fit(text: str, width: int, scale: int) -> str:
+    # Cut a line that would run past `width` pixels (with an ellipsis mark).
+    most = (width + scale) // (6 * scale)
+    return text if len(text) <= most else text[: max(0, most - 2)] + ".."
+
+
+def hand_row(
+    img: Image,
+    cx: int,
+    y: int,
+    cards: Sequence[int] | NDArray[np.int64],
+    size: str,
+    *,
+    face_up: bool = True,
+    gap: int = 6,
+    dim: bool = False,
+) -> None:
+    # Cards side by side, centred on cx; backs when not face up.
+    w, _ = card_size(size)
+    total = len(cards) * w + (len(cards) - 1) * gap
+    x = cx - total // 2
+    for c in cards:
+        if face_up:
+            draw_card(img, x, y, int(c), size, dim=dim)
+        else:
+            draw_card_back(img, x, y, size)
+        x += w + gap
+
+
+def seat_centres(
+    n: int, viewer: int, cx: float, cy: float, rx: float, ry: float, gap: float = 40.0
+) -> list[tuple[int, int]]:
+    """Centre of each seat around an oval: ``viewer`` at the bottom, the others
+    spread over the rest of the oval (``gap`` degrees kept clear on each side of the
+    viewer for the viewer's own cards), clockwise: the next seat sits to the
+    viewer's left, as at a real table."""
+    out = [(int(cx), int(cy + ry))] * n
+    step = (360.0 - 2 * gap) / max(n - 1, 1)
+    for k in range(1, n):
+        a = math.radians(90.0 + gap + (k - 0.5) * step)
+        out[(viewer + k) % n] = (int(cx + rx * math.cos(a)), int(cy + ry * math.sin(a)))
+    return out

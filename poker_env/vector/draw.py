@@ -33,6 +33,7 @@ from poker_env.episode.draw import (
     reset_row,
     step_row,
 )
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, eval_tables
@@ -449,7 +450,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         if config is not None and rules:
             raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
         self.config = config if config is not None else DrawConfig(**rules)
-        self.illegal_action = enc.check_illegal_action(illegal_action)
+        self.illegal_action = check_illegal_action(illegal_action)
         self.num_envs = num_envs
         seat = seats[agent_seat]
         self.agent_seat = seat

@@ -13,6 +13,7 @@ from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.episode import holdem as E
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import HoldemConfig, get_holdem_tables
@@ -21,7 +22,6 @@ from poker_env.vector._threads import TableThreads, fetch_add
 
 __all__ = ["HoldemVectorEnv"]
 
-ILLEGAL_ACTION_MODES = ("passive", "raise")
 PASSIVE_ACTION = 1  # check/call: legal whenever the agent is to act
 
 
@@ -149,9 +149,8 @@ class HoldemVectorEnv(VectorEnv):
             table, nothing stepped. Actions that are not integers in ``[0, n)``
             (a float array, an out-of-range entry, a wrong length) are refused in
             both modes, nothing stepped.
-        Other arguments: as :class:`~poker_env.envs.holdem.HoldemEnv`, except that
-            ``starting_stack × num_players`` must stay below 2**31 (the batched
-            table rows hold 32-bit chip counts; a ``ConfigError`` says so).
+        Other arguments: as :class:`~poker_env.envs.holdem.HoldemEnv` (the same
+            values are accepted).
 
     ``step`` before the first ``reset`` raises
     :class:`~poker_env.errors.EpisodeFinishedError` (tables reset themselves after).
@@ -201,16 +200,6 @@ class HoldemVectorEnv(VectorEnv):
         if self.config.stack <= base:
             # Stacks all-in from the blinds would never give anyone a decision.
             raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
-        if self.config.stack * num_players >= 2**31:
-            # Every chip count of a table stays below this (the rows are 32-bit, below).
-            raise ConfigError(
-                "starting_stack",
-                starting_stack,
-                f"below {2**31 // num_players:,} at {num_players} seats (32-bit chip counts)",
-            )
-        if self.config.max_bet is not None and self.config.max_bet >= 2**31:
-            # It would wrap in the 32-bit rows (2**32 + 4 became a cap of 4).
-            raise ConfigError("max_bet", max_bet, "None or below 2**31 (32-bit chip counts)")
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an int >= 1")
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):
@@ -221,9 +210,7 @@ class HoldemVectorEnv(VectorEnv):
             raise ConfigError("num_threads", num_threads, "an int >= 1")
         if not isinstance(equity_samples, int) or equity_samples < 1:
             raise ConfigError("equity_samples", equity_samples, "an int >= 1")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ConfigError("illegal_action", illegal_action, "'passive' or 'raise'")
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
         if not 0.0 <= escape_prob <= 1.0:
@@ -263,10 +250,14 @@ class HoldemVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._tables = get_holdem_tables()
         row = self.config.new_state()
-        # int32 rows (the rules kernels take either width): half the memory a step
-        # touches, which matters with thousands of tables (about 6% on the 6-max step
-        # at N = 4096). Chip counts stay below num_players × starting_stack (checked).
-        self._states = np.tile(row.astype(np.int32), (num_envs, 1))
+        # int32 rows where every chip count fits (the rules kernels take either width):
+        # half the memory a step touches, which matters with thousands of tables (about
+        # 6% on the 6-max step at N = 4096). Chip counts stay below num_players ×
+        # starting_stack, and a cap below max_bet; larger tables keep the single env's
+        # 64-bit rows, so the batch accepts what HoldemEnv accepts.
+        cap = self.config.max_bet or 0
+        narrow = self.config.stack * num_players < 2**31 and cap < 2**31
+        self._states = np.tile(row.astype(np.int32 if narrow else np.int64), (num_envs, 1))
         self._rngs = np.zeros(num_envs, dtype=np.uint64)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._final_obs = np.zeros((num_envs, size), dtype=np.float32)

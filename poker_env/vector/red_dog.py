@@ -19,6 +19,7 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 from numpy.typing import NDArray
 
+from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     action_to_bet,
@@ -310,13 +311,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         illegal_action: str = "passive",
         num_threads: int | None = None,
     ) -> None:
-        if not isinstance(illegal_action, str) or illegal_action not in ("passive", "raise"):
-            raise ConfigError(
-                "illegal_action",
-                illegal_action,
-                "'passive' (default: a masked-out action forfeits) or 'raise'",
-            )
-        self.illegal_action = illegal_action
+        self.illegal_action = check_illegal_action(illegal_action)
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an integer >= 1")
         if num_threads is not None and (not isinstance(num_threads, int) or num_threads < 1):

@@ -227,6 +227,8 @@ def test_a_resume_that_changes_the_spaces_is_refused(finished_run: Path, tmp_pat
         )
     with pytest.raises(ConfigError, match=r"net_arch: \[8\] in the checkpoint, \[16\] now"):
         train(load_config(run / "config.toml", out=str(run), net_arch=[16]), resume=True)
+    with pytest.raises(ConfigError, match=r"algo: 'ppo' in the checkpoint, 'mmd' now"):
+        train(load_config(run / "config.toml", out=str(run), algo="mmd"), resume=True)
     # The same config, but the code's encoding changed a bound (as after an edit of
     # the env): named by column.
     manifest = run / "checkpoints" / "step_0000000640.json"

@@ -29,7 +29,7 @@ from poker_env.errors import ConfigError
 from poker_env.games import draw_layout as L
 from poker_env.games import holdem_kernels as K
 from poker_env.games.red_dog import PUB_SHOWN, PUB_TURNED
-from poker_env.render.tables import HEIGHT, WIDTH
+from poker_env.render.canvas import HEIGHT, WIDTH
 
 IDS = (
     "poker_env/FiveCardDraw-v0",

@@ -420,14 +420,17 @@ def test_holdem_config_whose_chips_overflow_names_the_largest_value() -> None:
         HoldemConfig(base=2**60, starting_stack=100)
 
 
-def test_holdem_vector_env_refuses_a_max_bet_its_32_bit_rows_cannot_hold() -> None:
-    # 2**32 + 4 once became a cap of 4 chips in the int32 rows.
+def test_holdem_vector_env_keeps_a_max_bet_past_32_bits() -> None:
+    # 2**32 + 4 once became a cap of 4 chips in the int32 rows; such a cap now keeps
+    # 64-bit rows, as the single env's, and plays as the cap it is.
     from poker_env.vector.holdem import HoldemVectorEnv
 
     for max_bet in (2**31, 2**32 + 4):
-        with pytest.raises(ConfigError) as err:
-            HoldemVectorEnv(2, num_players=2, max_bet=max_bet)
-        assert err.value.field == "max_bet" and "2**31" in str(err.value)
+        vec = HoldemVectorEnv(2, num_players=2, max_bet=max_bet)
+        assert vec._states.dtype == np.int64
+        vec.reset(seed=0)
+        masks = vec.action_masks()
+        assert masks[:, -1].all()  # all-in is legal: the cap is above the stacks
 
 
 def test_holdem_largest_base_plays_hands_with_every_chip_accounted_for() -> None:

@@ -200,10 +200,17 @@ def test_a_reload_and_a_server_restart_keep_the_log(browser: Any, tmp_path: Path
     page = _page(browser)
     gid = _start(page, url, game="holdem", seed="5")
     for _ in range(2):
+        # Wait for the page to draw the answer (the buttons are off while a play is sent).
+        page.wait_for_function(
+            "!document.querySelector('#btn-CALL').disabled"
+            " || !document.querySelector('#btn-CHECK').disabled"
+        )
         name = "CALL" if page.locator("#btn-CALL").is_enabled() else "CHECK"
         assert _click(page, f"#btn-{name}").ok
-    texts = page.locator("#events li").all_text_contents()
+    view = page.request.get(f"{url}/api/games/{gid}").json()["view"]
+    texts = [e["text"] for e in view["events"]]
     assert len(texts) >= 3
+    expect(page.locator("#events li")).to_have_text(texts)  # (the page has drawn it)
     page.reload()
     page.wait_for_selector("body.ready")
     expect(page.locator("#events li")).to_have_text(texts)

@@ -53,11 +53,11 @@ def test_batch_of_n_equals_n_single_envs_with_same_seeds(n: int, hands: int) -> 
     assert episodes > 0
 
 
-def test_stacks_up_to_the_32_bit_limit_play_as_single_envs_and_larger_are_refused() -> None:
-    # The batched rows hold 32-bit chip counts; the single env's are 64-bit.
-    big = (2**31 - 1) // 6
-    with pytest.raises(ConfigError, match="32-bit"):
-        HoldemVectorEnv(2, 6, starting_stack=big + 1)
+@pytest.mark.parametrize("extra", [0, 1])
+def test_stacks_at_and_past_the_32_bit_limit_play_as_single_envs(extra: int) -> None:
+    # The batched rows hold 32-bit chip counts while they fit, 64-bit ones (as the
+    # single env's) past that: the batch accepts what the single env accepts.
+    big = (2**31 - 1) // 6 + extra
     vec = HoldemVectorEnv(4, 6, starting_stack=big, hands_per_episode=3)
     singles = [HoldemEnv(6, starting_stack=big, hands_per_episode=3) for _ in range(4)]
     episodes, rewards = play_against_singles(vec, singles, seed=7, steps=150)

@@ -321,11 +321,11 @@ HOLDEM_STYLES: dict[str, HoldemStyle] = {
         ),
         HoldemStyle(
             "short-stack-shover",
-            "push or fold: all-in pre-flop with Chen >= 8 (5 on the button), >= 11 against a "
-            "raise; after the flop all-in with top pair or better, else check or fold",
+            "push or fold: all-in pre-flop with Chen >= 8 (5 on the button), >= 10 (TT+, AK) "
+            "against a raise; after the flop all-in with top pair or better, else check or fold",
             open=8,
             late=3.0,
-            reraise=11,
+            reraise=10,
             pre_call=_NEVER,
             bet=2,
             raise_=2,

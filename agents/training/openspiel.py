@@ -310,17 +310,17 @@ BASELINE_MIX = Recipe(
     clip_range=0.2,
 )
 
-#: The new recipe: MMD self-play against the current weights, entropy 0.05, KL 0.05,
-#: clip 0.1, 32 steps x 64 tables per rollout in minibatches of 512 (the settings
-#: chosen on Leduc by measurement, docs/agents.md).
+#: The new recipe: MMD self-play against the current weights, entropy 0.1, KL 0.1,
+#: clip 0.1, learning rate 1e-3, 128 steps x 64 tables per rollout in minibatches of
+#: 2,048 (the settings chosen on Leduc by measurement, docs/agents.md).
 NEW_RECIPE = Recipe(
     name="MMD self-play",
-    learning_rate=3e-4,
-    n_steps=32,
-    batch_size=512,
+    learning_rate=1e-3,
+    n_steps=128,
+    batch_size=2048,
     clip_range=0.1,
-    ent_coef=0.05,
-    kl_coef=0.05,
+    ent_coef=0.1,
+    kl_coef=0.1,
 )
 
 
@@ -347,9 +347,11 @@ def train_curve(
     eval_every: int,
     seed: int = 0,
     log: Callable[[str], None] | None = None,
+    on_point: Callable[[list[CurvePoint]], None] | None = None,
 ) -> list[CurvePoint]:
     """Train ``recipe`` on ``game_name`` for ``timesteps`` agent steps and measure the
-    exact exploitability at the start and every ``eval_every`` steps."""
+    exact exploitability at the start and every ``eval_every`` steps (``on_point``
+    gets the curve so far after each measurement)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -440,6 +442,8 @@ def train_curve(
                         f"{curve[-1].exploitability:.4f}"
                     )
                 self.next_eval += eval_every
+                if on_point:
+                    on_point(curve)
             return True
 
     model.learn(timesteps, callback=_Cb(), progress_bar=False)

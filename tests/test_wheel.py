@@ -54,7 +54,9 @@ COMMANDS = {
 
 def _run(cmd: list[str | Path], **kw: object) -> subprocess.CompletedProcess[str]:
     """Run ``cmd``; on failure, fail with its output."""
-    kw.setdefault("timeout", 600)
+    # Generous: a first run compiles every kernel it uses (numba), a couple of CPU
+    # minutes that a machine busy with other work can stretch many times over.
+    kw.setdefault("timeout", 1800)
     proc = subprocess.run(cmd, capture_output=True, text=True, **kw)  # type: ignore[call-overload]
     assert proc.returncode == 0, f"{cmd} exited {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
     return proc  # type: ignore[no-any-return]

@@ -278,6 +278,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         # (poker_env.fastcall).
         self._step_fn: Any = None
         self._reset_fn: Any = None
+        self._rand_fn: Any = None
 
     def _check_opponents(
         self, opponents: Policy | Sequence[Policy | None] | None
@@ -298,13 +299,16 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Start a new game (see Starting State); ``seed`` makes it reproducible."""
-        super().reset(seed=seed)
         st = self.state
         if seed is not None or not self._started:
+            super().reset(seed=seed)
             key = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
-        else:
+        elif self._rand_fn is None:
             # The next game continues the table's own stream, as the vector env does.
             key = np.uint64(rand_u64(st.rng, 0))
+            self._rand_fn = entry_point(rand_u64, (st.rng, 0))
+        else:
+            key = np.uint64(self._rand_fn(st.rng, 0))
         self._started = True
         seat = -1 if self.agent_seat_option is None else self.agent_seat_option
         if self.opponents is None:

@@ -334,7 +334,10 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
     venv, work = home / "venv", tmp_path_factory.mktemp("installed")
     assert not work.resolve().is_relative_to(ROOT)
     shutil.rmtree(venv, ignore_errors=True)
-    _run([sys.executable, "-m", "venv", str(venv)])
+    # No pip of its own: this environment's pip installs into it (`pip --python`), and
+    # nothing is byte-compiled ahead (torch's thousands of modules; Python compiles
+    # what is imported).
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     py = venv / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(
@@ -344,10 +347,11 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
         NUMBA_CACHE_DIR=str(home / "numba"),
         POKER_ENV_PLAY_DIR=str(work / "games"),
     )
-    pip = [str(py), "-m", "pip", "install", "-q"]
+    outer_pip = [sys.executable, "-m", "pip", "--python", str(py)]
+    pip = [*outer_pip, "install", "-q", "--no-compile"]
     # The core first: `pip install poker_env` alone.
     _run([*pip, str(built.wheel)], env=env, cwd=work)
-    _run([str(py), "-m", "pip", "check"], env=env, cwd=work)
+    _run([*outer_pip, "check"], env=env, cwd=work)
     site = Path(
         _run(
             [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], env=env
@@ -394,7 +398,7 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
     # Then the extras, torch's build first (no other build pulled by `train`).
     _run([*pip, torch_pin], env=env, cwd=work)
     _run([*pip, f"{built.wheel}[train,play]"], env=env, cwd=work)
-    _run([str(py), "-m", "pip", "check"], env=env, cwd=work)
+    _run([*outer_pip, "check"], env=env, cwd=work)
     lap("install train, play")
 
     # Every command answers --help, as the console script and as python -m.

@@ -128,7 +128,8 @@ class PanelReport:
     def table(self, title: str = "") -> str:
         """A markdown table of the rows (what the docs copy)."""
         lines = [f"### {title}", ""] if title else []
-        lines += ["| bot | match | result | 95% interval | hands |", "|---|---|---:|---|---:|"]
+        count = "matches" if self.game == "draw-match" else "hands"
+        lines += [f"| bot | match | result | 95% interval | {count} |", "|---|---|---:|---|---:|"]
         for r in self.rows:
             if r.kind == "match":
                 res = f"{r.mean:.1%} won"

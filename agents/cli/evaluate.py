@@ -178,7 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             print(discards, flush=True)
         if args.panel:
-            print(f"{names[0]} against the held-out panel ({args.hands:,} hands per bot):")
+            per = "matches" if args.game == "draw-match" else "duplicate hands"
+            print(f"{names[0]} against the held-out panel ({args.hands:,} {per} per bot):")
             panel = evaluate_panel(
                 pols[names[0]], args.game, opts, hands=args.hands, seed=args.seed, progress=True
             )

@@ -310,9 +310,18 @@ BASELINE_MIX = Recipe(
     clip_range=0.2,
 )
 
-#: The new recipe: MMD self-play against the current weights (the settings chosen on
-#: Leduc by measurement, docs/agents.md).
-NEW_RECIPE = Recipe(name="MMD self-play")
+#: The new recipe: MMD self-play against the current weights, entropy 0.05, KL 0.05,
+#: clip 0.1, 32 steps x 64 tables per rollout in minibatches of 512 (the settings
+#: chosen on Leduc by measurement, docs/agents.md).
+NEW_RECIPE = Recipe(
+    name="MMD self-play",
+    learning_rate=3e-4,
+    n_steps=32,
+    batch_size=512,
+    clip_range=0.1,
+    ent_coef=0.05,
+    kl_coef=0.05,
+)
 
 
 @dataclass(frozen=True)

@@ -482,3 +482,33 @@ def test_ship_model_evaluation_holds_the_panel_and_the_play_measures(
         sizes = doc["measures"][who]["bet_sizes"]
         assert sum(h["share"] for h in sizes["histogram"]) == pytest.approx(1.0)
     assert set(doc["measures"]["panel"]["dominated_share_by_bot"]) == set(panel_names("draw"))
+
+
+def test_the_evaluate_command_plays_the_panel_on_a_tiny_budget(
+    tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    from pathlib import Path
+
+    from poker_env_agents.cli.evaluate import main
+
+    out = Path(str(tmp_path)) / "panel.json"
+    root = Path(__file__).resolve().parents[2]
+    policy = str(root / "agents/models/draw52.npz")
+    code = main(
+        ["draw", policy, "--panel", "--hands", "64", "--measures", "200", "--json", str(out)]
+    )
+    text = capsys.readouterr().out
+    assert code == 0
+    for name in panel_names("draw"):
+        assert f"policy vs {name}:" in text
+    assert "WORST CASE (the policy's lowest):" in text
+    assert "dominated folds (nothing to call) against a never-betting opponent" in text
+    doc = json.loads(out.read_text())
+    assert len(doc["panel"]["rows"]) == len(panel_names("draw"))
+    assert doc["panel"]["worst"]["heads-up"]["hands"] >= 64
+    assert doc["measures"]["panel"]["bet_sizes"]["bets"] >= 0
+    # A panel bot by name as a player; a game without a panel is refused.
+    assert main(["draw", "panel:nit", "call", "--hands", "64", "--tables", "16"]) == 0
+    with pytest.raises(SystemExit):
+        main(["red-dog", policy, "--panel"])

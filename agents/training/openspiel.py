@@ -91,7 +91,8 @@ class RandomLegal:
     ) -> NDArray[np.int64]:
         m = np.asarray(action_masks) != 0
         u = self.rng.random(m.shape) * m
-        return np.argmax(u, axis=1).astype(np.int64)
+        out: NDArray[np.int64] = np.argmax(u, axis=1).astype(np.int64)
+        return out
 
 
 class OpenSpielVectorEnv:
@@ -164,7 +165,7 @@ class OpenSpielVectorEnv:
 
     def _observe(self) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
         n = self.num_envs
-        obs = np.empty((n, *self.single_observation_space.shape), np.float32)  # type: ignore[misc]
+        obs = np.empty((n, *self.single_observation_space.shape), np.float32)
         masks = np.zeros((n, self.num_actions), np.int8)
         for i, s in enumerate(self.states):
             obs[i] = s.information_state_tensor()
@@ -379,9 +380,9 @@ def train_curve(
     per = recipe.num_tables // recipe.num_groups
     venv = PokerVecEnv(
         [
-            OpenSpielVectorEnv(game_name, per, slot, seed=seed + 1000 * k)
+            OpenSpielVectorEnv(game_name, per, slot, seed=seed + 1000 * k)  # type: ignore[misc]
             for k, slot in enumerate(slots)
-        ],  # type: ignore[list-item]
+        ],
         seed=seed,
     )
     kwargs: dict[str, Any] = {"kl_coef": recipe.kl_coef} if recipe.algo == "mmd" else {}
@@ -417,7 +418,7 @@ def train_curve(
     if log:
         log(f"{recipe.name} {game_name}: step 0 exploitability {curve[-1].exploitability:.4f}")
 
-    class _Cb(BaseCallback):  # type: ignore[misc]
+    class _Cb(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
             self.next_eval = eval_every

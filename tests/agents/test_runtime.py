@@ -161,8 +161,14 @@ def test_deterministic_play_is_the_masked_argmax(draw_file: Path) -> None:
     acts = policy.act_batch(obs, masks)
     assert acts.dtype == np.int64
     assert np.all(masks[np.arange(len(acts)), acts] == 1)
+    # The runtime plays over the legal actions less the dominated folds (a DROP with
+    # nothing to call, docs/agents.md "Self-play with MMD").
+    from poker_env_agents.runtime import without_dominated_folds
+
+    played = without_dominated_folds(policy.env_id, obs, masks)
+    assert (played != masks).any()  # some rows offered a fold with nothing to call
     for i in range(0, 2000, 97):
-        legal = np.flatnonzero(masks[i])
+        legal = np.flatnonzero(played[i])
         assert acts[i] == legal[np.argmax(z[i, legal])]
         assert policy.act(obs[i], masks[i]) == acts[i]
     # The unmasked argmax is often illegal here: the mask is doing the work.

@@ -15,7 +15,7 @@ help:
 	@echo "make demo   - the main job (set-up included)"
 	@echo "make test   - the test suite (set-up included)"
 	@echo "make lint   - ruff, mypy --strict, import-linter"
-	@echo "make bench  - speed against the installed peers"
+	@echo "make bench  - speed against the installed peers (SUITES=user-path, evaluator, ...)"
 	@echo "make models - train, ship and evaluate the six computer opponents (hours)"
 
 $(VENV)/.installed: pyproject.toml
@@ -64,7 +64,7 @@ lint: install
 	$(VENV)/bin/lint-imports
 	$(PY) scripts/check_notebooks.py
 
-bench: $(VENV)/.bench-installed  # make bench SUITES="user-path evaluator" for some suites
+bench: $(VENV)/.bench-installed
 	NUMBA_NUM_THREADS=$$(nproc) $(PY) bench/run.py $(SUITES)
 
 clean:

@@ -1035,7 +1035,8 @@ class NumpyPolicy:
         if self.dominated_folds:
             return legal
         env_id = str(self._manifest.get("env", {}).get("id", ""))
-        return without_dominated_folds(env_id, observations, legal) != 0
+        out: NDArray[np.bool_] = without_dominated_folds(env_id, observations, legal) != 0
+        return out
 
     def _softmax(self, z: NDArray[np.float32], legal: NDArray[np.bool_]) -> NDArray[np.float64]:
         t = np.where(legal, z.astype(np.float64) / self.temperature, -np.inf)

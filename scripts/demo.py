@@ -1,8 +1,10 @@
 """`make demo`: the main job on a small budget.
 
-Trains a five-card draw agent with MaskablePPO over the batched env (a progress
-bar; about two minutes here), evaluates it against the baselines (a table with
-95% intervals from duplicate deals), exports it for the numpy runtime, plays one
+Trains a five-card draw agent with the shipped recipe on a small budget (the
+draw-strength features, imitation of the heuristic, then MMD self-play; a progress
+bar; about three minutes here), evaluates it against the baselines (a table with
+95% intervals from duplicate deals) and shows its worst case against the held-out
+panel beside the shipped ``draw52``'s, exports it for the numpy runtime, plays one
 hand of it against the heuristic rendered as text, and says how to go on.
 
 ``python scripts/demo.py --timesteps N --out DIR`` changes the budget or folder;
@@ -56,11 +58,32 @@ def one_hand(policy_path: Path, seed: int = 3) -> None:
     )
 
 
+def panel_lines(policy_path: Path, hands: int) -> list[str]:
+    """The held-out panel's worst case for the trained policy and the shipped draw52
+    (the same deals), one line each."""
+    from poker_env_agents.analysis.panel import panel_worst_case
+
+    shipped = Path(__file__).resolve().parent.parent / "agents" / "models" / "draw52.npz"
+    out = []
+    for label, path in (("this agent", policy_path), ("shipped draw52", shipped)):
+        w = panel_worst_case(path, hands=hands, seed=0)
+        row = w["worst"]["heads-up"]
+        half = (row["ci_high"] - row["ci_low"]) / 2
+        out.append(
+            f"  {label:15s} worst case: {row['bot']}: {row['mean']:+.3f} ± {half:.3f} "
+            f"{row['unit']} ({row['hands']:,} hands)"
+        )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--timesteps", type=int, help="training budget (default: the config's)")
     p.add_argument("--out", type=Path, default=Path("runs/demo"))
     p.add_argument("--eval-hands", type=int, help="hands per evaluation match")
+    p.add_argument(
+        "--panel-hands", type=int, default=4000, help="hands per panel bot (0: no panel)"
+    )
     args = p.parse_args(argv)
 
     from poker_env_agents.training.train import load_config, train
@@ -77,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     run = train(config, command="python scripts/demo.py")
     print(f"\ntrained, evaluated and exported in {time.perf_counter() - t0:.0f} s")
+    if args.panel_hands:
+        print(
+            f"\n== The held-out panel (never trained against): the worst of its bots, "
+            f"{args.panel_hands:,} duplicate hands each =="
+        )
+        print("\n".join(panel_lines(run / "policy.npz", args.panel_hands)))
     print("\n== One hand: the trained agent (seat 0) against the heuristic ==")
     one_hand(run / "policy.npz")
     print(
@@ -85,7 +114,9 @@ def main(argv: list[str] | None = None) -> int:
   the exported policy (numpy only):  {run / "policy.npz"}
   TensorBoard curves:                .venv/bin/tensorboard --logdir {run / "tb"}
   evaluate it again, longer:         .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} heuristic call random --hands 200000
-  train longer (resumable):          .venv/bin/python scripts/train.py --resume {run} --timesteps 2000000
+  train on (resumable, same recipe):  .venv/bin/python scripts/train.py --resume {run} --timesteps 2000000
+  the shipped recipe, whole:         .venv/bin/python scripts/ship_model.py draw52   (agents/configs/draw52.toml)
+  its panel, longer:                 .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} --panel
   use it as an env's opponent:       poker_env_agents.runtime.load_policy("{run / "policy.npz"}")
   play against it:                   see README "Play" (the terminal and browser games)
   play the shipped opponent (hard):  .venv/bin/python scripts/play.py draw --opponent hard

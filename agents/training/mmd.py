@@ -37,7 +37,7 @@ from torch.nn import functional as F
 __all__ = ["MMDMaskablePPO"]
 
 
-class MMDMaskablePPO(MaskablePPO):  # type: ignore[misc]
+class MMDMaskablePPO(MaskablePPO):
     """``MaskablePPO`` whose loss adds the MMD term ``kl_coef * mean(r log r - (r - 1))``.
 
     Args:
@@ -63,9 +63,9 @@ class MMDMaskablePPO(MaskablePPO):  # type: ignore[misc]
         the MMD term added to the loss (and logged as ``train/mmd_kl``)."""
         self.policy.set_training_mode(True)
         self._update_learning_rate(self.policy.optimizer)
-        clip_range = self.clip_range(self._current_progress_remaining)
+        clip_range = self.clip_range(self._current_progress_remaining)  # type: ignore[operator]
         if self.clip_range_vf is not None:
-            clip_range_vf = self.clip_range_vf(self._current_progress_remaining)
+            clip_range_vf = self.clip_range_vf(self._current_progress_remaining)  # type: ignore[operator]
         entropy_losses: list[float] = []
         pg_losses: list[float] = []
         value_losses: list[float] = []
@@ -120,7 +120,7 @@ class MMDMaskablePPO(MaskablePPO):  # type: ignore[misc]
                     continue_training = False
                     break
                 self.policy.optimizer.zero_grad()
-                loss.backward()
+                loss.backward()  # type: ignore[no-untyped-call]
                 for group in self._param_groups():
                     th.nn.utils.clip_grad_norm_(group, self.max_grad_norm)
                 self.policy.optimizer.step()

@@ -91,7 +91,8 @@ class RandomLegal:
     ) -> NDArray[np.int64]:
         m = np.asarray(action_masks) != 0
         u = self.rng.random(m.shape) * m
-        return np.argmax(u, axis=1).astype(np.int64)
+        out: NDArray[np.int64] = np.argmax(u, axis=1).astype(np.int64)
+        return out
 
 
 class OpenSpielVectorEnv:
@@ -164,7 +165,7 @@ class OpenSpielVectorEnv:
 
     def _observe(self) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
         n = self.num_envs
-        obs = np.empty((n, *self.single_observation_space.shape), np.float32)  # type: ignore[misc]
+        obs = np.empty((n, *self.single_observation_space.shape), np.float32)
         masks = np.zeros((n, self.num_actions), np.int8)
         for i, s in enumerate(self.states):
             obs[i] = s.information_state_tensor()
@@ -310,17 +311,17 @@ BASELINE_MIX = Recipe(
     clip_range=0.2,
 )
 
-#: The new recipe: MMD self-play against the current weights, entropy 0.05, KL 0.05,
-#: clip 0.1, 32 steps x 64 tables per rollout in minibatches of 512 (the settings
-#: chosen on Leduc by measurement, docs/agents.md).
+#: The new recipe: MMD self-play against the current weights, entropy 0.1, KL 0.1,
+#: clip 0.1, learning rate 1e-3, 128 steps x 64 tables per rollout in minibatches of
+#: 2,048 (the settings chosen on Leduc by measurement, docs/agents.md).
 NEW_RECIPE = Recipe(
     name="MMD self-play",
-    learning_rate=3e-4,
-    n_steps=32,
-    batch_size=512,
+    learning_rate=1e-3,
+    n_steps=128,
+    batch_size=2048,
     clip_range=0.1,
-    ent_coef=0.05,
-    kl_coef=0.05,
+    ent_coef=0.1,
+    kl_coef=0.1,
 )
 
 
@@ -347,9 +348,11 @@ def train_curve(
     eval_every: int,
     seed: int = 0,
     log: Callable[[str], None] | None = None,
+    on_point: Callable[[list[CurvePoint]], None] | None = None,
 ) -> list[CurvePoint]:
     """Train ``recipe`` on ``game_name`` for ``timesteps`` agent steps and measure the
-    exact exploitability at the start and every ``eval_every`` steps."""
+    exact exploitability at the start and every ``eval_every`` steps (``on_point``
+    gets the curve so far after each measurement)."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -379,9 +382,9 @@ def train_curve(
     per = recipe.num_tables // recipe.num_groups
     venv = PokerVecEnv(
         [
-            OpenSpielVectorEnv(game_name, per, slot, seed=seed + 1000 * k)
+            OpenSpielVectorEnv(game_name, per, slot, seed=seed + 1000 * k)  # type: ignore[misc]
             for k, slot in enumerate(slots)
-        ],  # type: ignore[list-item]
+        ],
         seed=seed,
     )
     kwargs: dict[str, Any] = {"kl_coef": recipe.kl_coef} if recipe.algo == "mmd" else {}
@@ -417,7 +420,7 @@ def train_curve(
     if log:
         log(f"{recipe.name} {game_name}: step 0 exploitability {curve[-1].exploitability:.4f}")
 
-    class _Cb(BaseCallback):  # type: ignore[misc]
+    class _Cb(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
             self.next_eval = eval_every
@@ -440,6 +443,8 @@ def train_curve(
                         f"{curve[-1].exploitability:.4f}"
                     )
                 self.next_eval += eval_every
+                if on_point:
+                    on_point(curve)
             return True
 
     model.learn(timesteps, callback=_Cb(), progress_bar=False)

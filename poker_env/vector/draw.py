@@ -11,7 +11,7 @@ with seeds ``s .. s+N-1`` play exactly the episodes of N single envs with those 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium as gym
 import numpy as np
@@ -39,172 +39,131 @@ from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, eval_tables
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads, fetch_add
+from poker_env.vector.batch import StepOutputs
 
 __all__ = ["DrawVectorEnv"]
 
 
+class DrawTables(NamedTuple):
+    """The state of N draw tables: row ``i`` of every array is table ``i``.
+
+    Attributes:
+        rows: int64 (N, NUM_COLS): the table row (:mod:`poker_env.games.draw_layout`).
+        randoms: float64 (N, BUF_SIZE): the uniforms the table draws from.
+        owed: float64 (N, 2): rewards of both seats not yet paid.
+        legal: int64 (N, LG_SIZE): the legal-action scratch row.
+        records: int64 (N, RECORDS_SIZE): the hand records.
+        needs_opponent: bool (N,): a Python policy moves next at the table.
+    """
+
+    rows: NDArray[np.int64]
+    randoms: NDArray[np.float64]
+    owed: NDArray[np.float64]
+    legal: NDArray[np.int64]
+    records: NDArray[np.int64]
+    needs_opponent: NDArray[np.bool_]
+
+
+class DrawParams(NamedTuple):
+    """What every table of the batch shares, built once from the env's options.
+
+    Attributes:
+        cfg: int64: the rules' config row (``DrawConfig.to_array``).
+        tables: the evaluator's tables as a tuple (``episode.draw.tables_tuple``).
+        ep: int64: the episode's int parameters (``episode.draw.env_params``).
+        fp: float64: its float parameters (match bonus, pot fractions).
+        max_hands: the hand after which a match is truncated.
+    """
+
+    cfg: NDArray[np.int64]
+    tables: Any
+    ep: NDArray[np.int64]
+    fp: NDArray[np.float64]
+    max_hands: int
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def _finish(
-    i: int,
-    code: int,
-    S: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    tables: Any,
-    R: NDArray[np.float64],
-    ep: NDArray[np.int64],
-    fp: NDArray[np.float64],
-    W: NDArray[np.float64],
-    LG: NDArray[np.int64],
-    REC: NDArray[np.int64],
-    max_hands: int,
-    rewards: NDArray[np.float64],
-    terms: NDArray[np.bool_],
-    truncs: NDArray[np.bool_],
-    obs: NDArray[np.float32],
-    masks: NDArray[np.int8],
-    final_obs: NDArray[np.float32],
-    need_opp: NDArray[np.bool_],
+    i: int, code: int, st: DrawTables, pr: DrawParams, tables: Any, out: StepOutputs
 ) -> None:
+    S, W = st.rows, st.owed
     if code == ADV_OPP:
         # A Python policy moves next; the rewards of this step wait in W until the
         # table reaches the agent (or the episode's end).
-        need_opp[i] = True
+        st.needs_opponent[i] = True
         return
-    agent = ep[EP_AGENT]
-    if not (terms[i] or truncs[i]):
+    agent = pr.ep[EP_AGENT]
+    if not (out.terms[i] or out.truncs[i]):
         # W holds what this step earned. A table restarted earlier in this step keeps
         # W instead: the pots of its new episode decided before the agent's first
         # decision (DrawMatch-v0) are paid with that episode's first step, as in the
         # single env.
-        rewards[i] += W[i, agent]
+        out.rewards[i] += W[i, agent]
         W[i, 0] = 0.0
         W[i, 1] = 0.0
         done = code == ADV_DONE
         if done:
-            terms[i] = True
-        elif S[i, L.S_HAND_NO] > max_hands:
+            out.terms[i] = True
+        elif S[i, L.S_HAND_NO] > pr.max_hands:
             # DrawMatchEnv._truncate: checked when the agent must decide, after the
             # other seat's moves (max_hands is beyond reach in pot mode).
-            truncs[i] = True
+            out.truncs[i] = True
             done = True
         if done:
             # Same-step autoreset: keep the final view, start the next episode now.
-            encode_obs(S[i], cfg, agent, final_obs[i])
-            code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i], REC[i])
+            encode_obs(S[i], pr.cfg, agent, out.final_obs[i])
+            R, LG, REC, masks = st.randoms, st.legal, st.records, out.masks
+            code = reset_row(
+                S[i], pr.cfg, tables, R[i], pr.ep, pr.fp, W[i], LG[i], masks[i], REC[i]
+            )
             if code == ADV_OPP:
-                need_opp[i] = True
+                st.needs_opponent[i] = True
                 return
-    need_opp[i] = False
-    encode_view(S[i], cfg, ep, fp, agent, LG[i], obs[i], masks[i])
+    st.needs_opponent[i] = False
+    encode_view(S[i], pr.cfg, pr.ep, pr.fp, agent, st.legal[i], out.obs[i], out.masks[i])
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _row_step(
-    i: int,
-    a: int,
-    is_opp: bool,
-    S: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    tt: Any,
-    R: NDArray[np.float64],
-    ep: NDArray[np.int64],
-    fp: NDArray[np.float64],
-    W: NDArray[np.float64],
-    LG: NDArray[np.int64],
-    REC: NDArray[np.int64],
-    max_hands: int,
-    rewards: NDArray[np.float64],
-    terms: NDArray[np.bool_],
-    truncs: NDArray[np.bool_],
-    obs: NDArray[np.float32],
-    masks: NDArray[np.int8],
-    final_obs: NDArray[np.float32],
-    need_opp: NDArray[np.bool_],
+    i: int, a: int, is_opp: bool, st: DrawTables, pr: DrawParams, out: StepOutputs
 ) -> None:
     # One table's step. Compiled without reference counting: the row views below
     # would otherwise cost two atomic operations each. W is zeroed where it is paid
     # (_finish), not here: it may hold rewards due with this step.
-    tables = make_tables(tt)
+    tables = make_tables(pr.tables)
+    S, R, W, LG, REC, masks = st.rows, st.randoms, st.owed, st.legal, st.records, out.masks
+    cfg, ep, fp = pr.cfg, pr.ep, pr.fp
     if is_opp:
         code = opp_step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
     else:
         code = step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
-    _finish(
-        i, code, S, cfg, tables, R, ep, fp, W, LG, REC, max_hands,
-        rewards, terms, truncs, obs, masks, final_obs, need_opp,
-    )  # fmt: skip
+    _finish(i, code, st, pr, tables, out)
 
 
 @njit(cache=True, _nrt=False)
-def _vec_reset(
-    S: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    tt: Any,
-    R: NDArray[np.float64],
-    ep: NDArray[np.int64],
-    fp: NDArray[np.float64],
-    W: NDArray[np.float64],
-    LG: NDArray[np.int64],
-    REC: NDArray[np.int64],
-    obs: NDArray[np.float32],
-    masks: NDArray[np.int8],
-    need_opp: NDArray[np.bool_],
-) -> None:
-    tables = make_tables(tt)
+def _vec_reset(st: DrawTables, pr: DrawParams, out: StepOutputs) -> None:
+    tables = make_tables(pr.tables)
+    S, R, W, LG, REC, masks = st.rows, st.randoms, st.owed, st.legal, st.records, out.masks
+    cfg, ep, fp = pr.cfg, pr.ep, pr.fp
     agent = ep[EP_AGENT]
     for i in range(S.shape[0]):
         code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i], REC[i])
-        need_opp[i] = code == ADV_OPP
+        st.needs_opponent[i] = code == ADV_OPP
         if code != ADV_OPP:
-            encode_view(S[i], cfg, ep, fp, agent, LG[i], obs[i], masks[i])
+            encode_view(S[i], cfg, ep, fp, agent, LG[i], out.obs[i], masks[i])
 
 
 @njit(cache=True, _nrt=False)
 def _vec_step(
-    S: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    tt: Any,
-    R: NDArray[np.float64],
-    ep: NDArray[np.int64],
-    fp: NDArray[np.float64],
-    W: NDArray[np.float64],
-    LG: NDArray[np.int64],
-    REC: NDArray[np.int64],
+    st: DrawTables,
+    pr: DrawParams,
     rows: NDArray[np.int64],
     actions: NDArray[np.int64],
     is_opp: bool,
-    max_hands: int,
-    rewards: NDArray[np.float64],
-    terms: NDArray[np.bool_],
-    truncs: NDArray[np.bool_],
-    obs: NDArray[np.float32],
-    masks: NDArray[np.int8],
-    final_obs: NDArray[np.float32],
-    need_opp: NDArray[np.bool_],
+    out: StepOutputs,
 ) -> None:
     for j in range(rows.shape[0]):
-        _row_step(
-            rows[j],
-            actions[j],
-            is_opp,
-            S,
-            cfg,
-            tt,
-            R,
-            ep,
-            fp,
-            W,
-            LG,
-            REC,
-            max_hands,
-            rewards,
-            terms,
-            truncs,
-            obs,
-            masks,
-            final_obs,
-            need_opp,
-        )
+        _row_step(rows[j], actions[j], is_opp, st, pr, out)
 
 
 _CHUNK = 64  # tables per grab of the threaded step (see poker_env.vector._threads)
@@ -212,103 +171,21 @@ _CHUNK = 64  # tables per grab of the threaded step (see poker_env.vector._threa
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _vec_step_chunks(
-    S: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    tt: Any,
-    R: NDArray[np.float64],
-    ep: NDArray[np.int64],
-    fp: NDArray[np.float64],
-    W: NDArray[np.float64],
-    LG: NDArray[np.int64],
-    REC: NDArray[np.int64],
+    st: DrawTables,
+    pr: DrawParams,
     actions: NDArray[np.int64],
-    max_hands: int,
-    rewards: NDArray[np.float64],
-    terms: NDArray[np.bool_],
-    truncs: NDArray[np.bool_],
-    obs: NDArray[np.float32],
-    masks: NDArray[np.int8],
-    final_obs: NDArray[np.float32],
-    need_opp: NDArray[np.bool_],
+    out: StepOutputs,
     counter: NDArray[np.int64],
 ) -> None:
     # Agent actions of every table, for one of several threads: the next _CHUNK
     # tables until none are left.
-    n = S.shape[0]
+    n = st.rows.shape[0]
     while True:
         lo = fetch_add(counter, _CHUNK)
         if lo >= n:
             break
-        _rows_step(
-            lo,
-            min(lo + _CHUNK, n),
-            actions,
-            S,
-            cfg,
-            tt,
-            R,
-            ep,
-            fp,
-            W,
-            LG,
-            REC,
-            max_hands,
-            rewards,
-            terms,
-            truncs,
-            obs,
-            masks,
-            final_obs,
-            need_opp,
-        )
-
-
-@njit(cache=True, _nrt=False)
-def _rows_step(
-    lo: int,
-    hi: int,
-    actions: NDArray[np.int64],
-    S: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    tt: Any,
-    R: NDArray[np.float64],
-    ep: NDArray[np.int64],
-    fp: NDArray[np.float64],
-    W: NDArray[np.float64],
-    LG: NDArray[np.int64],
-    REC: NDArray[np.int64],
-    max_hands: int,
-    rewards: NDArray[np.float64],
-    terms: NDArray[np.bool_],
-    truncs: NDArray[np.bool_],
-    obs: NDArray[np.float32],
-    masks: NDArray[np.int8],
-    final_obs: NDArray[np.float32],
-    need_opp: NDArray[np.bool_],
-) -> None:
-    for i in range(lo, hi):
-        _row_step(
-            i,
-            actions[i],
-            False,
-            S,
-            cfg,
-            tt,
-            R,
-            ep,
-            fp,
-            W,
-            LG,
-            REC,
-            max_hands,
-            rewards,
-            terms,
-            truncs,
-            obs,
-            masks,
-            final_obs,
-            need_opp,
-        )
+        for i in range(lo, min(lo + _CHUNK, n)):
+            _row_step(i, actions[i], False, st, pr, out)
 
 
 @njit(cache=True, _nrt=False)
@@ -499,6 +376,12 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._W = np.zeros((N, 2), np.float64)
         self._LG = np.zeros((N, L.LG_SIZE), np.int64)  # per-table legal-row scratch
         self._REC = np.zeros((N, enc.RECORDS_SIZE), np.int64)  # per-table hand records
+        # The compiled step's records: views of the arrays above, passed whole.
+        self._state = DrawTables(self._S, self._R, self._W, self._LG, self._REC, self._need)
+        self._params = DrawParams(self._cfg, self._tt, self._ep, self._fp, self._max_hands)
+        self._outs = StepOutputs(
+            self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final
+        )
         self._act = np.zeros(N, np.int64)  # the actions played (passive replacements)
         self._illegal = np.zeros(N, np.bool_)
         self._keep_all = 2 + len(fr) + 1  # the draw's discard mask 0
@@ -523,10 +406,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             self._reseed_buffers()
         self._refill()
         self._REC[:] = 0
-        _vec_reset(
-            self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-            self._REC, self._obs, self._masks, self._need,
-        )  # fmt: skip
+        _vec_reset(self._state, self._params, self._outs)
         self._rewards[:] = 0.0
         self._illegal[:] = False
         # Every table starts an episode: flagged as restarted while the opponents
@@ -584,21 +464,10 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._rewards[:] = 0.0
         self._terms[:] = False
         self._truncs[:] = False
-        mh = self._max_hands
         if self.num_threads > 1:
-            self._threads.run(
-                _vec_step_chunks,
-                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                self._REC, a, mh, self._rewards, self._terms, self._truncs, self._obs,
-                self._masks, self._final, self._need,
-            )  # fmt: skip
+            self._threads.run(_vec_step_chunks, self._state, self._params, a, self._outs)
         else:
-            _vec_step(
-                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                self._REC, self._all_rows, a, False, mh,
-                self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final,
-                self._need,
-            )  # fmt: skip
+            _vec_step(self._state, self._params, self._all_rows, a, False, self._outs)
         self._play_opponents()
         info = {
             "action_mask": self._out(self._masks),
@@ -674,9 +543,4 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
                     "the BatchPolicy chose a masked action",
                 )
             self._refill(rows)
-            _vec_step(
-                self._S, self._cfg, self._tt, self._R, self._ep, self._fp, self._W, self._LG,
-                self._REC, rows, acts, True, self._max_hands,
-                self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final,
-                self._need,
-            )  # fmt: skip
+            _vec_step(self._state, self._params, rows, acts, True, self._outs)

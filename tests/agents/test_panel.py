@@ -512,3 +512,21 @@ def test_the_evaluate_command_plays_the_panel_on_a_tiny_budget(
     assert main(["draw", "panel:nit", "call", "--hands", "64", "--tables", "16"]) == 0
     with pytest.raises(SystemExit):
         main(["red-dog", policy, "--panel"])
+
+
+def test_panel_worst_case_of_a_policy_file_for_learning_curves() -> None:
+    from pathlib import Path
+
+    from poker_env_agents.analysis.panel import panel_worst_case
+
+    root = Path(__file__).resolve().parents[2]
+    out = panel_worst_case(
+        root / "agents/models/draw52.npz", hands=64, bots=["nit", "calling-station"]
+    )
+    assert out["game"] == "draw" and out["options"] == {"deck": 52}
+    worst = out["worst"]["heads-up"]
+    assert out["bot"] == worst["bot"] in ("nit", "calling-station")
+    assert out["value"] == worst["mean"] and out["unit"] == "antes/hand"
+    assert worst["hands"] >= 64 and worst["ci_low"] <= worst["mean"] <= worst["ci_high"]
+    with pytest.raises(ConfigError, match="a draw, draw-match or Hold'em policy"):
+        panel_worst_case(root / "agents/models/red_dog.npz", hands=64)

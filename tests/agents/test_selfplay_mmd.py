@@ -3,6 +3,7 @@ folds, and exact exploitability on Kuhn poker (OpenSpiel)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +40,7 @@ def test_config_validates_the_algorithm_fields() -> None:
 
 def test_the_configs_train_by_self_play_with_mmd() -> None:
     root = Path(__file__).resolve().parents[2] / "agents" / "configs"
-    for name in ("draw52", "draw32", "draw_match52"):
+    for name in ("draw52", "draw32", "draw_match52", "holdem_hu", "demo"):
         cfg = load_config(root / f"{name}.toml")
         assert cfg.algo == "mmd" and cfg.kl_coef > 0, name
         assert set(cfg.opponents) <= {"self", "pool"}, (name, cfg.opponents)
@@ -69,7 +70,8 @@ def test_a_self_play_mmd_run_trains_both_match_seats(tmp_path: Path) -> None:
     # "this seat is the computer" entry (75) is 0 on some rows and 1 on others.
     from poker_env_agents.training.train import _Run
 
-    r = _Run(cfg, "test")
+    # (random opponents: the live copy plays only once a model is attached)
+    r = _Run(dataclasses.replace(cfg, opponents={"random": 1.0}), "test")
     obs = r.venv.reset()
     seats = obs[:, 75]
     per = cfg.num_tables // cfg.num_groups

@@ -484,6 +484,9 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
         "--eval-hands": 256,
         "--net-arch": 16,
         "--torch-threads": 1,
+        "--warm-start-steps": 256,  # the recipe's imitation start, on a tiny budget
+        "--warm-start-epochs": 1,
+        "--features": "",  # without the recipe's exact-equity features (their compile)
     }
     flags = [str(x) for kv in tiny.items() for x in kv]
     _run(

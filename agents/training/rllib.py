@@ -499,6 +499,9 @@ def build_config(cfg: RLlibConfig) -> PPOConfig:
                 num_envs_per_env_runner=cfg.num_envs_per_env_runner,
                 rollout_fragment_length=fragment,
                 num_cpus_per_env_runner=1,
+                # Wait for the batch: RLlib's default (60 s) silently drops a remote
+                # runner's late batch and the iteration trains on nothing.
+                sample_timeout_s=None,
             )
             .multi_agent(
                 policies={SHARED},
@@ -539,6 +542,9 @@ def build_config(cfg: RLlibConfig) -> PPOConfig:
                 num_envs_per_env_runner=cfg.num_envs_per_env_runner,
                 rollout_fragment_length=fragment,
                 num_cpus_per_env_runner=1,
+                # Wait for the batch: RLlib's default (60 s) silently drops a remote
+                # runner's late batch and the iteration trains on nothing.
+                sample_timeout_s=None,
             )
             .rl_module(
                 rl_module_spec=RLModuleSpec(module_class=MaskedMLPModule, model_config=model_config)
@@ -683,6 +689,11 @@ def _flat_metrics(result: Mapping[str, Any], mid: str) -> dict[str, float]:
     return {k: float(v) for k, v in picks.items() if isinstance(v, (int, float))}
 
 
+def _lifetime_steps(algo: Any) -> float:
+    """The env steps the algorithm has sampled so far (restored with a checkpoint)."""
+    return float(algo.metrics.peek(("env_runners", "num_env_steps_sampled_lifetime"), default=0))
+
+
 def learner_module(checkpoint: str | Path, sampler: str) -> Any:
     """The trained module (the learner's weights) from an algorithm checkpoint.
 
@@ -805,7 +816,15 @@ def train(
         last: Path | None = None
         for it in range(first + 1, first + cfg.iterations + 1):
             t = time.perf_counter()
+            sampled = _lifetime_steps(algo)
             result = algo.train()
+            if _lifetime_steps(algo) <= sampled:
+                # RLlib returns an empty iteration when no runner's batch came back
+                # (all runners failed): nothing was trained, so it is not counted.
+                raise RuntimeError(
+                    f"iteration {it}: the env runners returned no samples (nothing trained); "
+                    "see the Ray logs of the env runners"
+                )
             flat = _flat_metrics(result, mid)
             flat["time/wall_s"] = time.perf_counter() - t
             steps = result.get("env_runners", {}).get("num_env_steps_sampled", 0)

@@ -114,6 +114,20 @@ class CurveSettings:
         return json.loads(json.dumps(d))  # type: ignore[no-any-return]
 
 
+#: Smaller budgets where an episode is a whole match (the draw match: ``hands`` and
+#: ``br_hands`` are matches, ``panel_hands`` matches per bot).
+GAME_BUDGETS: dict[str, dict[str, int]] = {
+    "draw-match": {"hands": 1_000, "panel_hands": 200, "br_hands": 1_000},
+}
+
+
+def default_settings(game: str, **given: Any) -> CurveSettings:
+    """:class:`CurveSettings` for ``game``: ``given`` (None values left out) over the
+    game's budgets (:data:`GAME_BUDGETS`) over the defaults."""
+    fields = {**GAME_BUDGETS.get(game, {}), **{k: v for k, v in given.items() if v is not None}}
+    return CurveSettings(**fields)
+
+
 def exploit_kind(settings: CurveSettings, game: str, options: Mapping[str, Any]) -> str:
     """The exploitability measure of ``game``: ``lbr``, ``br`` or ``none``."""
     heads_up = game != "holdem" or int(options.get("num_players", 2)) == 2
@@ -230,7 +244,7 @@ def learning_curves(
 
     Args:
         run: a run folder of :func:`poker_env_agents.training.train.train`.
-        settings: the measures' settings (default :class:`CurveSettings`); a file
+        settings: the measures' settings (default: :func:`default_settings`); a file
             measured with other settings is refused.
         json_path: the curves file (default ``run/learning_curves.json``).
         progress: a progress bar over the checkpoints, and a line per point.
@@ -248,7 +262,6 @@ def learning_curves(
         load_config,
     )
 
-    s = settings or CurveSettings()
     run = Path(run)
     if not (run / "config.toml").is_file():
         raise ConfigError("run", str(run), "a run folder with its config.toml")
@@ -259,6 +272,7 @@ def learning_curves(
             "run", str(run), "a draw, draw-match or Hold'em run (no panel for Red Dog)"
         )
     opts = config.spec.options(config.options)
+    s = settings or default_settings(game)
     kind = exploit_kind(s, game, opts)
     path = json_path or run / "learning_curves.json"
     doc = _load(path) or {
@@ -435,16 +449,25 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("run", type=Path, help="the training run folder")
     p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--hands", type=int, default=d.hands, help="hands against the heuristic")
+    p.add_argument(
+        "--hands", type=int, help=f"hands against the heuristic (default {d.hands:,}; matches)"
+    )
     p.add_argument("--tables", type=int, default=d.tables, help="tables per round (heuristic)")
-    p.add_argument("--panel-hands", type=int, default=d.panel_hands, dest="panel_hands")
+    p.add_argument(
+        "--panel-hands",
+        type=int,
+        dest="panel_hands",
+        help=f"hands per panel bot (default {d.panel_hands:,}; the draw match: 200 matches)",
+    )
     p.add_argument("--exploit", choices=EXPLOIT_KINDS, default=d.exploit)
     p.add_argument("--lbr-hands", type=int, default=d.lbr_hands, dest="lbr_hands")
     p.add_argument("--br-timesteps", type=int, default=d.br_timesteps, dest="br_timesteps")
     p.add_argument(
         "--br-warm-start-steps", type=int, default=d.br_warm_start_steps, dest="br_warm_start_steps"
     )
-    p.add_argument("--br-hands", type=int, default=d.br_hands, dest="br_hands")
+    p.add_argument(
+        "--br-hands", type=int, dest="br_hands", help=f"hands (default {d.br_hands:,}; matches)"
+    )
     p.add_argument("--json", type=Path, help="the curves file (default RUN/learning_curves.json)")
     p.add_argument("--png", type=Path, help="the plot (default RUN/learning_curves.png)")
     p.add_argument("--limit", type=int, help="measure at most this many new checkpoints")
@@ -465,7 +488,12 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError("curves file", str(json_path), "a file written by this command")
             write_tensorboard(args.run, doc)
         else:
-            settings = CurveSettings(
+            from poker_env_agents.training.train import load_config
+
+            if not (args.run / "config.toml").is_file():
+                raise ConfigError("run", str(args.run), "a run folder with its config.toml")
+            settings = default_settings(
+                load_config(args.run / "config.toml").spec.name,
                 seed=args.seed,
                 hands=args.hands,
                 tables=args.tables,

@@ -156,5 +156,8 @@ def test_bad_settings_and_runs_are_refused(tmp_path: Path) -> None:
         lc.exploit_kind(lc.CurveSettings(exploit="lbr"), "draw", {"deck": 52})
     assert lc.exploit_kind(lc.CurveSettings(), "holdem", {"num_players": 2}) == "lbr"
     assert lc.exploit_kind(lc.CurveSettings(), "holdem", {"num_players": 6}) == "br"
+    match = lc.default_settings("draw-match", hands=50)
+    assert (match.hands, match.panel_hands) == (50, 200)
+    assert lc.default_settings("draw") == lc.CurveSettings()
     with pytest.raises(ConfigError, match=r"config\.toml"):
         lc.learning_curves(tmp_path, progress=False)

@@ -248,9 +248,10 @@ class OpenSpielVectorEnv:
 # ----- reading the policy out -------------------------------------------------------
 
 
-def tabular_policy(model: Any, game: Any) -> Any:
+def tabular_policy(model: Any, game: Any, network: Any = None) -> Any:
     """The model's action probabilities (masked softmax) at every information state
-    of ``game``, as an OpenSpiel ``TabularPolicy``."""
+    of ``game``, as an OpenSpiel ``TabularPolicy`` (``network``: another policy
+    network of the model's shape, e.g. its moving magnet, instead of ``model.policy``)."""
     import torch
     from open_spiel.python import policy as os_policy
 
@@ -259,8 +260,9 @@ def tabular_policy(model: Any, game: Any) -> Any:
         [s.information_state_tensor(s.current_player()) for s in table.states], np.float32
     )
     masks = np.asarray(table.legal_actions_mask, np.int8)
+    net = model.policy if network is None else network
     with torch.no_grad():
-        dist = model.policy.get_distribution(model.policy.obs_to_tensor(obs)[0], action_masks=masks)
+        dist = net.get_distribution(net.obs_to_tensor(obs)[0], action_masks=masks)
         probs = dist.distribution.probs.cpu().numpy().astype(np.float64)
     probs = np.where(masks != 0, probs, 0.0)
     table.action_probability_array = probs / probs.sum(axis=1, keepdims=True)
@@ -419,11 +421,13 @@ NEW_RECIPE = Recipe(
 @dataclass(frozen=True)
 class CurvePoint:
     """The exploitability of the last iterate after ``steps`` agent steps, and of the
-    iterates' average (:class:`PolicyAverage`, ``None`` when not read out)."""
+    iterates' average (:class:`PolicyAverage`, ``None`` when not read out) and of
+    the moving magnet's network (``magnet = "ema"``; a weight average of the iterates)."""
 
     steps: int
     exploitability: float
     average: float | None = None
+    magnet: float | None = None
 
 
 def _self_manifest(size: int, actions: int, game: str) -> dict[str, Any]:
@@ -534,9 +538,14 @@ def train_curve(
         avg = None
         if average is not None and average.count:
             avg = float(os_expl.exploitability(game, average.policy()))
-        point = CurvePoint(n, exploitability(model, game), avg)
+        mag = None
+        if getattr(model, "magnet_policy", None) is not None:
+            table = tabular_policy(model, game, model.magnet_policy)
+            mag = float(os_expl.exploitability(game, table))
+        point = CurvePoint(n, exploitability(model, game), avg, mag)
         if log:
             extra = "" if avg is None else f" average {avg:.4f}"
+            extra += "" if mag is None else f" magnet {mag:.4f}"
             log(
                 f"{recipe.name} {game_name}: step {n} exploitability "
                 f"{point.exploitability:.4f}{extra}"

@@ -539,8 +539,9 @@ def train_curve(
         if average is not None and average.count:
             avg = float(os_expl.exploitability(game, average.policy()))
         mag = None
-        if getattr(model, "magnet_policy", None) is not None:
-            table = tabular_policy(model, game, model.magnet_policy)
+        magnet_net = getattr(model, "magnet_policy", None)
+        if magnet_net is not None:
+            table = tabular_policy(model, game, magnet_net)
             mag = float(os_expl.exploitability(game, table))
         point = CurvePoint(n, exploitability(model, game), avg, mag)
         if log:

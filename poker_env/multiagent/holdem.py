@@ -242,8 +242,9 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self._s
-        kind = type(action)  # the common types first
-        a = action if kind is int else int(action) if kind is np.int64 else as_int(action)
+        value: Any = action
+        kind = type(value)  # the common types first
+        a = value if kind is int else int(value) if kind is np.int64 else as_int(value)
         na = self._na
         if a is None or not 0 <= a < na:
             # Not an action of the space at all: refused in both modes, nothing changes.

@@ -183,8 +183,9 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
             return
         seat = self.agent_name_mapping[agent]
         n = self._ones.size
-        kind = type(action)  # the common types first
-        a = action if kind is int else int(action) if kind is np.int64 else as_int(action)
+        value: Any = action
+        kind = type(value)  # the common types first
+        a = value if kind is int else int(value) if kind is np.int64 else as_int(value)
         if a is None or not 0 <= a < n:
             raise IllegalActionError(
                 action,

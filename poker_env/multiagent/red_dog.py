@@ -117,6 +117,12 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game: RedDogGame | None = None
+        self._obs_size = obs_size(p)
+        # The seat to act (-1 once the game is over), read from the game once per
+        # state change in _update_after_action; the masks are copies of these two.
+        self._act_seat = -1
+        self._ones = np.ones(n, np.int8)
+        self._zeros = np.zeros(n, np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -152,16 +158,14 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         assert self.game is not None
         seat = self.agent_name_mapping[agent]
         st = self.game.state
-        obs = np.zeros(obs_size(self.config.num_players), np.float32)
+        obs = np.zeros(self._obs_size, np.float32)
         encode_observation(st.ints, st.chips, st.flags, st.hands, st.public, 0, seat, obs)
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> NDArray[np.int8]:
-        assert self.game is not None
-        n = 1 + self.fractions.size
-        if self.game.is_over or self.game.to_act != seat:
-            return np.zeros(n, np.int8)
-        return np.ones(n, np.int8)
+        # Every index for the seat to act (RULES.md §2: any bet size may be played),
+        # none for the others and once the game is over.
+        return (self._ones if seat == self._act_seat else self._zeros).copy()
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for ``agent_selection`` (None for a terminated agent).
@@ -178,8 +182,10 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
-        n = 1 + self.fractions.size
-        a = as_int(action)
+        n = self._ones.size
+        value: Any = action
+        kind = type(value)  # the common types first
+        a = value if kind is int else int(value) if kind is np.int64 else as_int(value)
         if a is None or not 0 <= a < n:
             raise IllegalActionError(
                 action,
@@ -219,6 +225,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         chips = self.game.chips
         seated = set(self.game.seated)
         over = self.game.is_over
+        self._act_seat = -1 if over else int(self.game.to_act)
         for a in self.agents:
             s = self.agent_name_mapping[a]
             if collect:  # the first ante is charged with the first step
@@ -233,7 +240,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
                 "opponent_actions": tuple(self._actions_log[self._since[s] :]),
             }
         if not over:
-            self.agent_selection = self.possible_agents[self.game.to_act]
+            self.agent_selection = self.possible_agents[self._act_seat]
         else:
             self.agent_selection = self.agents[0] if self.agents else ""
 

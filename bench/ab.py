@@ -18,7 +18,9 @@ random legal actions), written here once so that both checkouts run the same
 driver code; only the library differs.
 
 Measurements (NAME): ``DrawMatch-v0``, ``FiveCardDraw-v0``, ``DrawAECEnv``,
-``HoldemGame-6``, ``HoldemVectorEnv-6max-2threads``; default: all of them.
+``HoldemGame-6``, ``HoldemVectorEnv-6max-2threads``; default: all of them. Also, on
+request, the AEC envs through PettingZoo's ``agent_iter()`` loop (the user-path
+suite's): ``HoldemAECEnv-2``, ``HoldemAECEnv-6``, ``RedDogAECEnv-4``, ``DrawAECEnv-iter``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,13 @@ NAMES = [
     "HoldemGame-6",
     "HoldemVectorEnv-6max-2threads",
 ]
+
+AEC_NAMES: dict[str, tuple[str, dict[str, Any]]] = {
+    "HoldemAECEnv-2": ("holdem", {}),
+    "HoldemAECEnv-6": ("holdem", {"num_players": 6}),
+    "RedDogAECEnv-4": ("red_dog", {}),
+    "DrawAECEnv-iter": ("draw", {}),
+}
 
 
 # ----------------------------------------------------------------- child side
@@ -84,6 +93,35 @@ def _aec_draw() -> Callable[[int], int]:
             k += 1
         state["k"] = k
         return steps
+
+    return run
+
+
+def _agent_iter(module: str, **options: Any) -> Callable[[int], int]:
+    """PettingZoo's ``agent_iter()`` loop (bench/bench_user_path.py's); counts actions."""
+    import importlib
+    import random
+
+    env = importlib.import_module(f"poker_env.multiagent.{module}").env(**options)
+    rng = random.Random(0)
+    env.reset(seed=0)
+
+    def run(n: int) -> int:
+        done = 0
+        while done < n:
+            if not env.agents:
+                env.reset()
+            for _agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = observation["action_mask"].nonzero()[0]
+                env.step(int(legal[int(rng.random() * legal.size)]))
+                done += 1
+                if done == n:
+                    break
+        return n
 
     return run
 
@@ -146,7 +184,10 @@ def make_runner(name: str) -> Callable[[int], int]:
         return _holdem_game()
     if name == "HoldemVectorEnv-6max-2threads":
         return _holdem_vector(6, 2)
-    raise ValueError(f"unknown measurement {name!r}; allowed: {NAMES}")
+    if name in AEC_NAMES:
+        module, options = AEC_NAMES[name]
+        return _agent_iter(module, **options)
+    raise ValueError(f"unknown measurement {name!r}; allowed: {NAMES + list(AEC_NAMES)}")
 
 
 def child() -> None:

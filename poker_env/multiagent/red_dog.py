@@ -21,7 +21,15 @@ from poker_env.episode.red_dog import (
     obs_size,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogConfig, RedDogGame
+from poker_env.games.red_dog import (
+    F_SEATED,
+    I_PHASE,
+    I_TO_ACT,
+    KIND_FORFEIT,
+    PHASE_OVER,
+    RedDogConfig,
+    RedDogGame,
+)
 from poker_env.render.red_dog import red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
@@ -222,22 +230,27 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
 
     def _update_after_action(self, collect: bool = True) -> None:
         assert self.game is not None
-        chips = self.game.chips
-        seated = set(self.game.seated)
-        over = self.game.is_over
-        self._act_seat = -1 if over else int(self.game.to_act)
+        st = self.game.state
+        p = self.config.num_players
+        # The game's chips, seated and is_over, read from its state once.
+        chips = st.chips[0, :p].tolist()
+        flags = st.flags[0, :p].tolist()
+        over = bool(st.ints[0, I_PHASE] == PHASE_OVER)
+        self._act_seat = -1 if over else int(st.ints[0, I_TO_ACT])
+        ante, base, log = self.config.ante, self._base, self._actions_log
+        rewards, terminations, infos = self.rewards, self.terminations, self.infos
         for a in self.agents:
             s = self.agent_name_mapping[a]
             if collect:  # the first ante is charged with the first step
-                self.rewards[a] = (chips[s] - self._base[s]) / self.config.ante
-                self._base[s] = chips[s]
-            if over or s not in seated:
-                self.terminations[a] = True
-            self.infos[a] = {
+                rewards[a] = (chips[s] - base[s]) / ante
+                base[s] = chips[s]
+            if over or not flags[s] & F_SEATED:
+                terminations[a] = True
+            infos[a] = {
                 "action_mask": self._mask(s),
                 "illegal_action": self._replaced[s],
                 "last_bet": self._last_own[s],
-                "opponent_actions": tuple(self._actions_log[self._since[s] :]),
+                "opponent_actions": tuple(log[self._since[s] :]),
             }
         if not over:
             self.agent_selection = self.possible_agents[self._act_seat]

@@ -153,7 +153,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         seat = self.agent_name_mapping[agent]
         st = self.game.state
         obs = np.zeros(obs_size(self.config.num_players), np.float32)
-        encode_observation(st.ints, st.chips, st.flags, st.hands, st.public, 0, seat, obs)
+        encode_observation(st, 0, seat, obs)
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> NDArray[np.int8]:
@@ -198,7 +198,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
         st = self.game.state
-        kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
+        kind, amount = action_to_bet(st, 0, a, self.fractions)
         assert seat == self.game.to_act
         p = self.game.win_probability(seat)
         self.game.act(kind, amount)

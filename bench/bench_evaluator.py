@@ -5,7 +5,7 @@ before the clock starts. poker_env ranks >= 10 M hands per measurement; the
 slow peers rank a slice (their rate is per hand all the same).
 
 poker_env has three rows per hand length on one thread, measured in turns on the
-same hands: the fast path (``evaluate(int8 array, validate=False)``), the call a
+same hands: the fast path (``evaluate(int8 array, validate=False, out=buffer)``), the call a
 user writes (``evaluate(int64 array)``: numpy's default dtype, cards checked) with
 their ratio, and the int64 hands unchecked (what the wider input alone costs).
 
@@ -66,15 +66,17 @@ def ours(hands: np.ndarray, threads: int, validate: bool = False) -> float:
 def fast_and_default(hands: np.ndarray, repeats: int = 15) -> tuple[float, float, float]:
     """Hands per second, one thread: fast path, default call, int64 unchecked, in turns.
 
-    Fast path: ``evaluate(int8 hands, validate=False)``. Default call: the same hands
-    as numpy's default int64, ``evaluate(hands)`` (cards checked). Third, the int64
-    hands unchecked: what the dtype alone costs. Timed alternately, best of
-    ``repeats`` each, so a busy moment of a shared machine hits all alike.
-    Target (issue 12): the default call within 1.3x of the fast path.
+    Fast path: ``evaluate(int8 hands, validate=False, out=buffer)``, writing into one
+    reused output array (as a hot loop would; a fresh 40 MB array costs its page
+    faults on every call). Default call: the same hands as numpy's default int64,
+    ``evaluate(hands)`` (cards checked, a fresh output). Third, the int64 hands
+    unchecked: what the dtype alone costs. Timed alternately, best of ``repeats``
+    each, so a busy moment of a shared machine hits all alike.
     """
     wide = hands.astype(np.int64)
+    buffer = np.empty(len(hands), dtype=np.int32)
     calls = (
-        lambda: evaluate(hands, validate=False, num_threads=1),
+        lambda: evaluate(hands, validate=False, num_threads=1, out=buffer),
         lambda: evaluate(wide, num_threads=1),
         lambda: evaluate(wide, validate=False, num_threads=1),
     )
@@ -248,7 +250,7 @@ def main() -> None:
                 f"poker_env {k}-card evaluate(int64, validate=True) default call, 1 thread",
                 default,
                 "evals/s",
-                f"fast path / default = {fast / default:.2f}x (target <= 1.3x)",
+                f"default / fast path = {default / fast:.2f}x (target >= 0.8x)",
             )
         )
         rows.append(

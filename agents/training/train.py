@@ -63,7 +63,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-__all__ = ["Checkpoint", "TrainConfig", "find_checkpoint", "load_config", "train"]
+__all__ = [
+    "Checkpoint",
+    "TrainConfig",
+    "complete_checkpoints",
+    "export_checkpoint",
+    "find_checkpoint",
+    "load_config",
+    "train",
+]
 
 ACTIVATIONS = ("tanh", "relu")
 #: The learners: ``ppo`` (sb3-contrib's MaskablePPO) and ``mmd`` (MaskablePPO with the
@@ -441,6 +449,59 @@ def find_checkpoint(run: Path) -> tuple[Checkpoint | None, list[tuple[str, str]]
             )
         skipped.append((f"checkpoints/step_{steps:010d}", why))
     return None, skipped
+
+
+def complete_checkpoints(run: Path) -> tuple[list[Checkpoint], list[tuple[str, str]]]:
+    """Every complete checkpoint of the run folder ``run``, oldest first, and the
+    incomplete ones skipped: ``(name, why)`` each (the rules of :func:`find_checkpoint`)."""
+    found: set[int] = set()
+    d = run / "checkpoints"
+    if d.is_dir():
+        for p in d.iterdir():
+            m = _STEP_FILE.fullmatch(p.name)
+            if m:
+                found.add(int(m.group(1)))
+    out: list[Checkpoint] = []
+    skipped: list[tuple[str, str]] = []
+    for steps in sorted(found):
+        why, meta = _why_incomplete(run, steps)
+        stem = d / f"step_{steps:010d}"
+        if why is None:
+            out.append(Checkpoint(steps, stem.with_suffix(".zip"), stem.with_suffix(".json"), meta))
+        else:
+            skipped.append((f"checkpoints/{stem.name}", why))
+    return out, skipped
+
+
+def export_checkpoint(run: Path, ckpt: Checkpoint, path: Path) -> Path:
+    """Export checkpoint ``ckpt`` of the run folder ``run`` to the numpy policy file
+    ``path`` (written whole or not at all), with the run's ``config.toml``: its game,
+    options and feature set. The manifest's provenance names the checkpoint and its
+    step count. Returns ``path``."""
+    from sb3_contrib import MaskablePPO
+
+    from poker_env_agents.training.export import export_policy
+    from poker_env_agents.training.mmd import MMDMaskablePPO
+
+    config = load_config(run / "config.toml")
+    cls = MMDMaskablePPO if config.algo == "mmd" else MaskablePPO
+    model = cls.load(ckpt.zip, device="cpu")
+    if int(model.num_timesteps) != ckpt.steps:
+        raise ValueError(
+            f"{ckpt.zip} holds a model of {int(model.num_timesteps):,} steps, "
+            f"its name says {ckpt.steps:,}"
+        )
+    env = config.spec.make_env(config.options)
+    provenance = {
+        "command": f"export_checkpoint({str(run)!r}, {ckpt.name!r})",
+        "seed": config.seed,
+        "steps": ckpt.steps,
+        "source_model": str(ckpt.zip),
+        "config": config.to_toml(),
+    }
+    return export_policy(
+        model, path, env, provenance=provenance, features=config.features or None
+    ).npz
 
 
 def _latest_checkpoint(run: Path) -> tuple[int, Path] | None:

@@ -239,6 +239,51 @@ def test_threads_give_the_same_ranks() -> None:
     ).all()
 
 
+def test_out_receives_the_same_ranks_and_is_returned() -> None:
+    hands = _random_hands(np.random.default_rng(11), 400, 7, "standard")
+    # A flush in each suit, with and without a pair beside it (the batch loop finds
+    # the flush suit from the position of its counter's flag bit).
+    flushes = [f"A{s} K{s} 9{s} 7{s} 2{s} 3c 4d" for s in "cdhs"]
+    flushes += [f"Q{s} J{s} 8{s} 6{s} 4{s} 4c 4d" for s in "hs"]
+    hands = np.concatenate([hands, np.array([parse_cards(f) for f in flushes])])
+    for k in (5, 6, 7):
+        want = [reference_rank(tuple(int(c) for c in h[:k])) for h in hands]
+        keys = sorted(set(want))
+        pos = np.array([keys.index(w) for w in want])
+        for validate in (True, False):
+            out = np.full(len(hands), -1, dtype=np.int32)
+            got = evaluate(np.ascontiguousarray(hands[:, :k]), validate=validate, out=out)
+            assert got is out
+            # The slow reference's order, ties included.
+            assert (
+                np.sign(out[:, None] - out[None, :].astype(np.int64))
+                == np.sign(pos[:, None] - pos[None, :])
+            ).all()
+    assert hand_category(out[-6:]).tolist() == [5] * 6
+    one = np.zeros(1, dtype=np.int32)
+    assert evaluate(parse_cards("As Ks Qs Js Ts"), out=one) == one[0]
+
+
+@pytest.mark.parametrize(
+    ("out", "message"),
+    [
+        (np.zeros(3, np.int32), r"shape \(4,\).*got shape \(3,\)"),
+        (np.zeros(4, np.int64), "got dtype int64"),
+        (np.zeros(8, np.int32)[::2], "not C-contiguous"),
+        (np.zeros((4, 1), np.int32), r"got shape \(4, 1\)"),
+        ([0, 0, 0, 0], "numpy int32 array"),
+    ],
+)
+def test_bad_out_names_the_problem(out: object, message: str) -> None:
+    hands = np.tile(parse_cards("As Ks Qs Js Ts"), (4, 1))
+    with pytest.raises(ValueError, match=message):
+        evaluate(hands, out=out)  # type: ignore[arg-type]
+    frozen = np.zeros(4, np.int32)
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError, match="read-only"):
+        evaluate(hands, out=frozen)
+
+
 @pytest.mark.parametrize(
     ("cards", "message"),
     [

@@ -36,10 +36,12 @@ def test_the_named_functions_exist() -> None:
             "step_row",
             "HoldemTables",
             "HoldemParams",
+            "HoldemEnvConfig",
             "holdem_params",
         ),
         "poker_env.episode.red_dog": (
             "RedDogParams",
+            "RedDogEnvConfig",
             "red_dog_params",
             "env_reset_table",
             "env_step_table",

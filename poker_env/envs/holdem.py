@@ -13,11 +13,10 @@ from numpy.typing import NDArray
 
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
-from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import KernelEntry
 from poker_env.games import holdem_kernels as K
-from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
+from poker_env.games.holdem import STREET_NAMES, get_holdem_tables
 from poker_env.policy import Policy
 from poker_env.render.holdem import holdem_picture, holdem_text
 
@@ -248,32 +247,27 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         equity_samples: int = 200,
         render_mode: str | None = None,
     ) -> None:
-        self.config = HoldemConfig(
-            num_seats=num_players,
+        # Every option checked once, as the batched env checks it.
+        env_config = E.HoldemEnvConfig(
+            num_players=num_players,
+            seat=seat,
+            hands_per_episode=hands_per_episode,
+            raise_fractions=raise_fractions,
+            escape_prob=escape_prob,
+            rules=rules,
             base=base,
             starting_stack=starting_stack,
             max_bet=max_bet,
-            rules=rules,
             penalty_to=penalty_to,
+            evaluator_features=evaluator_features,
+            equity_samples=equity_samples,
+            illegal_action=illegal_action,
         )
-        if self.config.stack <= base:
-            # Stacks all-in from the blinds would never give anyone a decision.
-            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
+        self.env_config = env_config
+        self.config = env_config.table
         n = num_players
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
-            raise ConfigError("seat", seat, f"None or 0..{n - 1}")
-        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
-            raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
-        fr = np.asarray(raise_fractions, dtype=np.float64)
-        if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
-            raise ConfigError(
-                "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
-            )
-        if not 0.0 <= escape_prob <= 1.0:
-            raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
-        self.illegal_action = check_illegal_action(illegal_action)
-        if not isinstance(equity_samples, int) or equity_samples < 1:
-            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
+        fr = env_config.fractions
+        self.illegal_action = illegal_action
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
         if render_mode not in (None, "ansi", "rgb_array"):
@@ -295,17 +289,9 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         low, high = observation_bounds(n, self.evaluator_features)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self._tables = get_holdem_tables()
-        self._params = E.holdem_params(
-            num_players=n,
-            stack=self.config.stack,
-            hands_per_episode=hands_per_episode,
-            seat=seat,
-            external=self._opponents is not None,
-            # Stop at each decided hand, so that its result reaches info and the render.
-            stop_at_hand_end=True,
-            fractions=fr,
-            escape_p=self.escape_prob,
-            tables=self._tables,
+        # Stop at each decided hand, so that its result reaches info and the render.
+        self._params = env_config.params(
+            external=self._opponents is not None, stop_at_hand_end=True, tables=self._tables
         )
         self.params = self._params.ints
         self._states = self.config.new_state()[None, :].copy()

@@ -10,11 +10,11 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     LOG_CAPACITY,
     ActionLog,
+    RedDogEnvConfig,
     action_to_bet,
     agent_done,
     collect_reward,
@@ -23,7 +23,6 @@ from poker_env.episode.red_dog import (
     env_step_table,
     new_action_log,
     obs_size,
-    red_dog_params,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import KernelEntry
@@ -67,16 +66,6 @@ def observation_space_for(config: RedDogConfig) -> spaces.Box:
     high[159 + p] = p - 1
     high[161 + p] = config.num_rounds
     return spaces.Box(low, high, dtype=np.float32)
-
-
-def check_fractions(bet_fractions: Sequence[float]) -> NDArray[np.float64]:
-    """Validate a list of bet fractions (each in [0, 1], at least one)."""
-    fr = np.asarray(bet_fractions, dtype=np.float64)
-    if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
-        raise ConfigError(
-            "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
-        )
-    return fr
 
 
 # The opponents' actions of a step without any: one shared, read-only empty log.
@@ -223,22 +212,25 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         illegal_action: str = "passive",
         render_mode: str | None = None,
     ) -> None:
-        self.illegal_action = check_illegal_action(illegal_action)
-        self.config = RedDogConfig(
+        # Every option checked once, as every Red Dog face checks it.
+        env_config = RedDogEnvConfig(
             num_players=num_players,
             starting_chips=starting_chips,
             ante=ante,
             hand_size=hand_size,
             rounds=rounds,
+            agent_seat=agent_seat,
+            opponent_random_share=opponent_random_share,
+            bet_fractions=bet_fractions,
+            illegal_action=illegal_action,
         )
-        if agent_seat is not None and not 0 <= agent_seat < num_players:
-            raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
-        if not 0.0 <= opponent_random_share <= 1.0:
-            raise ConfigError("opponent_random_share", opponent_random_share, "a number in [0, 1]")
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
-        self.fractions = check_fractions(bet_fractions)
-        self.agent_seat_option = agent_seat
+        self.env_config = env_config
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.rules
+        self.fractions = env_config.fractions
+        self.agent_seat_option = env_config.agent_seat
         self.random_share = float(opponent_random_share)
         self.opponents = self._check_opponents(opponents)
         self.render_mode = render_mode
@@ -258,13 +250,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self._log = new_action_log()
         self._log_row0 = self._log[0]  # a view, made once
         # The compiled driver's parameters, built once (the options are frozen).
-        self.params = red_dog_params(
-            self.config,
-            agent_seat=agent_seat,
-            builtin=self.opponents is None,
-            random_share=self.random_share,
-            fractions=self.fractions,
-        )
+        self.params = env_config.params(builtin=self.opponents is None)
         self._num_logged = 0
         self._has_own = False
         self._own_action = 0

@@ -37,18 +37,23 @@ could answer a raise) the engine's all-in is a call, which index 1 already is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from poker_env.episode.layout import ObsField, fields_from_widths
+from poker_env.episode.options import check_illegal_action
 from poker_env.episode.outputs import StepOutputs
+from poker_env.errors import ConfigError
 from poker_env.evaluator.equity_batch import sample_holdem_equity
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
 from poker_env.games._bits import popcount
+from poker_env.games.holdem import HoldemConfig
 from poker_env.rng import GOLDEN
 
 __all__ = [
@@ -56,6 +61,7 @@ __all__ = [
     "DEFAULT_FRACTIONS",
     "EPISODE_DONE",
     "OPPONENT_TURN",
+    "HoldemEnvConfig",
     "HoldemParams",
     "HoldemTables",
     "action_mask",
@@ -161,6 +167,103 @@ def holdem_params(
     return HoldemParams(
         ints, np.ascontiguousarray(fractions, dtype=np.float64), float(escape_p), tables
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldemEnvConfig:
+    """The options the Hold'em single and batched envs take, checked once.
+
+    Keyword-only and frozen; :meth:`__post_init__` validates every field and raises a
+    :class:`~poker_env.errors.ConfigError` naming the field, the bad value and what
+    is allowed. The envs build it from their keywords and take the compiled driver's
+    parameter record from it (:meth:`params`).
+
+    Attributes:
+        num_players, base, starting_stack, max_bet, rules, penalty_to: the table
+            (:class:`~poker_env.games.holdem.HoldemConfig`, as :attr:`table`).
+        seat: the agent's seat, or None: drawn per episode.
+        hands_per_episode: hands in an episode.
+        raise_fractions: the raise sizes, as pot fractions (:attr:`fractions`).
+        escape_prob: the chance an opponent leaves at his turn (RULES.md §3 escape).
+        evaluator_features, equity_samples: the optional hand category and equity.
+        illegal_action: ``"passive"`` or ``"raise"`` (:mod:`poker_env.episode.options`).
+
+    >>> HoldemEnvConfig(num_players=6).params(external=False, stop_at_hand_end=False, tables=None).ints.tolist()
+    [6, 200, 1, -1, 0, 0]
+    >>> HoldemEnvConfig(hands_per_episode=0)
+    Traceback (most recent call last):
+    ...
+    poker_env.errors.ConfigError: bad config: hands_per_episode=0; allowed: an int >= 1
+    """
+
+    num_players: int = 2
+    seat: int | None = None
+    hands_per_episode: int = 1
+    raise_fractions: Sequence[float] = DEFAULT_FRACTIONS
+    escape_prob: float = 0.0
+    rules: str = "seed"
+    base: int = 2
+    starting_stack: int | None = None
+    max_bet: int | None = None
+    penalty_to: str = "burn"
+    evaluator_features: bool = False
+    equity_samples: int = 200
+    illegal_action: str = "passive"
+
+    # Set by __post_init__ from the fields (not fields themselves).
+    table: HoldemConfig = field(init=False, repr=False, compare=False)
+    fractions: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        table = HoldemConfig(
+            num_seats=self.num_players,
+            base=self.base,
+            starting_stack=self.starting_stack,
+            max_bet=self.max_bet,
+            rules=self.rules,  # type: ignore[arg-type]
+            penalty_to=self.penalty_to,  # type: ignore[arg-type]
+        )
+        if table.stack <= self.base:
+            # Stacks all-in from the blinds would never give anyone a decision.
+            raise ConfigError(
+                "starting_stack", self.starting_stack, f"more than the big blind ({self.base})"
+            )
+        n = self.num_players
+        seat = self.seat
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ConfigError("seat", seat, f"None or 0..{n - 1}")
+        if not isinstance(self.hands_per_episode, int) or self.hands_per_episode < 1:
+            raise ConfigError("hands_per_episode", self.hands_per_episode, "an int >= 1")
+        fr = np.asarray(self.raise_fractions, dtype=np.float64)
+        if fr.ndim != 1 or not 0 < fr.size <= MAX_FRACTIONS or np.any(fr <= 0):
+            raise ConfigError(
+                "raise_fractions",
+                self.raise_fractions,
+                "a non-empty sequence of positive pot fractions",
+            )
+        if not 0.0 <= self.escape_prob <= 1.0:
+            raise ConfigError("escape_prob", self.escape_prob, "a probability in [0, 1]")
+        check_illegal_action(self.illegal_action)
+        if not isinstance(self.equity_samples, int) or self.equity_samples < 1:
+            raise ConfigError("equity_samples", self.equity_samples, "an int >= 1")
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "fractions", fr)
+
+    def params(self, *, external: bool, stop_at_hand_end: bool, tables: EvalTables) -> HoldemParams:
+        """The compiled driver's :class:`HoldemParams` (``external``: Python policies
+        play the other seats; ``stop_at_hand_end``: the driver stops at each decided
+        hand, for the single env's hand results)."""
+        return holdem_params(
+            num_players=self.num_players,
+            stack=self.table.stack,
+            hands_per_episode=self.hands_per_episode,
+            seat=self.seat,
+            external=external,
+            stop_at_hand_end=stop_at_hand_end,
+            fractions=self.fractions,
+            escape_p=float(self.escape_prob),
+            tables=tables,
+        )
 
 
 def obs_size(n: int, evaluator_features: bool = False) -> int:

@@ -26,6 +26,7 @@ same calls in the same order, so the same games).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, overload
 
 import numpy as np
@@ -34,6 +35,8 @@ from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
 from poker_env.episode.layout import ObsField, fields_from_widths
+from poker_env.episode.options import check_illegal_action
+from poker_env.errors import ConfigError, as_int
 from poker_env.games.red_dog import (
     ERR_KIND,
     F_HAS_BET,
@@ -278,6 +281,88 @@ def red_dog_params(
         random_share=float(random_share),
         fractions=np.ascontiguousarray(fractions, np.float64),
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedDogEnvConfig:
+    """The options every Red Dog face takes (single, batched, multi-agent), checked once.
+
+    Keyword-only and frozen; :meth:`__post_init__` validates every field and raises a
+    :class:`~poker_env.errors.ConfigError` naming the field, the bad value and what
+    is allowed. The faces build it from their keywords and take the compiled
+    driver's parameter record from it (:meth:`params`).
+
+    Attributes:
+        num_players, starting_chips, ante, hand_size, rounds: the rules
+            (:class:`~poker_env.games.red_dog.RedDogConfig`, as :attr:`rules`).
+        agent_seat: the agent's seat, or None: drawn per episode.
+        opponent_random_share: the default opponent's chance of a random action.
+        bet_fractions: the bet actions, as fractions of the largest legal bet.
+        illegal_action: ``"passive"`` or ``"raise"`` (:mod:`poker_env.episode.options`).
+
+    >>> RedDogEnvConfig(num_players=3).params(builtin=True).rules.tolist()
+    [3, 50, 1, 5, 3]
+    >>> RedDogEnvConfig(agent_seat=4)
+    Traceback (most recent call last):
+    ...
+    poker_env.errors.ConfigError: bad config: agent_seat=4; allowed: None or 0..3
+    """
+
+    num_players: int = 4
+    starting_chips: int = 50
+    ante: int = 1
+    hand_size: int = 5
+    rounds: int | None = None
+    agent_seat: int | None = None
+    opponent_random_share: float = 0.2
+    bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS
+    illegal_action: str = "passive"
+
+    def __post_init__(self) -> None:
+        check_illegal_action(self.illegal_action)
+        rules = RedDogConfig(
+            num_players=self.num_players,
+            starting_chips=self.starting_chips,
+            ante=self.ante,
+            hand_size=self.hand_size,
+            rounds=self.rounds,
+        )
+        object.__setattr__(self, "rules", rules)
+        n = rules.num_players
+        seat = self.agent_seat
+        if seat is not None:
+            i = as_int(seat)
+            if i is None or not 0 <= i < n:
+                raise ConfigError("agent_seat", seat, f"None or 0..{n - 1}")
+            object.__setattr__(self, "agent_seat", i)
+        share = self.opponent_random_share
+        if (
+            isinstance(share, bool)
+            or not isinstance(share, (int, float, np.integer, np.floating))
+            or not 0.0 <= share <= 1.0
+        ):
+            raise ConfigError("opponent_random_share", share, "a number in [0, 1]")
+        fr = np.asarray(self.bet_fractions, dtype=np.float64)
+        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
+            raise ConfigError(
+                "bet_fractions", tuple(self.bet_fractions), "a non-empty list of numbers in [0, 1]"
+            )
+        object.__setattr__(self, "fractions", fr)
+
+    # Set by __post_init__ from the fields (not fields themselves).
+    rules: RedDogConfig = field(init=False, repr=False, compare=False)
+    fractions: NDArray[np.float64] = field(init=False, repr=False, compare=False)
+
+    def params(self, *, builtin: bool) -> RedDogParams:
+        """The compiled driver's :class:`RedDogParams` (``builtin``: the default
+        opponents play the other seats inside the compiled step)."""
+        return red_dog_params(
+            self.rules,
+            agent_seat=self.agent_seat,
+            builtin=builtin,
+            random_share=float(self.opponent_random_share),
+            fractions=self.fractions,
+        )
 
 
 @njit(cache=True, _nrt=False)

@@ -11,9 +11,9 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    RedDogEnvConfig,
     action_dict,
     action_text,
     action_to_bet,
@@ -21,7 +21,7 @@ from poker_env.episode.red_dog import (
     obs_size,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogConfig, RedDogGame
+from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogGame
 from poker_env.render.red_dog import red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
@@ -79,19 +79,19 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.illegal_action = check_illegal_action(illegal_action)
-        self.config = RedDogConfig(
+        # The options RedDogEnv takes, checked as it checks them.
+        env_config = RedDogEnvConfig(
             num_players=num_players,
             starting_chips=starting_chips,
             ante=ante,
             hand_size=hand_size,
             rounds=rounds,
+            bet_fractions=bet_fractions,
+            illegal_action=illegal_action,
         )
-        fr = np.asarray(bet_fractions, dtype=np.float64)
-        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
-            raise ConfigError(
-                "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
-            )
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.rules
+        fr = env_config.fractions
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         self.fractions = fr

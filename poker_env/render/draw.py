@@ -330,14 +330,6 @@ _KIND_WORDS = (
     "BUY_BACK",
     "SKIP_BUY_BACK",
 )
-_PHASE_WORDS = (
-    "before the draw",
-    "the draw",
-    "after the draw",
-    "hand over",
-    "buy-back",
-    "match over",
-)
 
 
 def draw_text(
@@ -355,7 +347,7 @@ def draw_text(
     last = last_hand(rec, config) if rec is not None else None
     lines = [*last_hand_lines(last, seat), ""] if last is not None else []
     lines += [
-        f"hand {int(s[L.S_HAND_NO])}, {_PHASE_WORDS[int(s[L.S_PHASE])]}; "
+        f"hand {int(s[L.S_HAND_NO])}, {_DRAW_PHASES[int(s[L.S_PHASE])]}; "
         f"{'you act first' if s[L.S_FIRST] == seat else 'opponent acts first'}",
         f"your cards: {hand}   (slots 1-5)",
         f"pot: {int(s[L.S_POT])}   your money: {int(s[L.S_STACK + seat])}   "

@@ -13,10 +13,9 @@ from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.episode import holdem as E
-from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games import holdem_kernels as K
-from poker_env.games.holdem import HoldemConfig, get_holdem_tables
+from poker_env.games.holdem import get_holdem_tables
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads, fetch_add
 from poker_env.vector.batch import StepOutputs, step_chunks, step_rows
@@ -161,37 +160,32 @@ class HoldemVectorEnv(VectorEnv):
         num_threads: int = 1,
         illegal_action: Literal["passive", "raise"] = "passive",
     ) -> None:
-        self.config = HoldemConfig(
-            num_seats=num_players,
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError("num_envs", num_envs, "an int >= 1")
+        if not isinstance(num_threads, int) or num_threads < 1:
+            raise ConfigError("num_threads", num_threads, "an int >= 1")
+        # The options HoldemEnv takes, checked as it checks them.
+        env_config = E.HoldemEnvConfig(
+            num_players=num_players,
+            seat=seat,
+            hands_per_episode=hands_per_episode,
+            raise_fractions=raise_fractions,
+            escape_prob=escape_prob,
+            rules=rules,
             base=base,
             starting_stack=starting_stack,
             max_bet=max_bet,
-            rules=rules,
             penalty_to=penalty_to,
+            evaluator_features=evaluator_features,
+            equity_samples=equity_samples,
+            illegal_action=illegal_action,
         )
-        if self.config.stack <= base:
-            # Stacks all-in from the blinds would never give anyone a decision.
-            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ConfigError("num_envs", num_envs, "an int >= 1")
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):
-            raise ConfigError("seat", seat, f"None or 0..{num_players - 1}")
-        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
-            raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
-        if not isinstance(num_threads, int) or num_threads < 1:
-            raise ConfigError("num_threads", num_threads, "an int >= 1")
-        if not isinstance(equity_samples, int) or equity_samples < 1:
-            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
-        self.illegal_action = check_illegal_action(illegal_action)
+        self.env_config = env_config
+        self.config = env_config.table
+        self.illegal_action = illegal_action
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
-        if not 0.0 <= escape_prob <= 1.0:
-            raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
-        fr = np.asarray(raise_fractions, dtype=np.float64)
-        if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
-            raise ConfigError(
-                "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
-            )
+        fr = env_config.fractions
         if opponent is not None and not isinstance(opponent, BatchPolicy):
             raise ConfigError(
                 "opponent", opponent, "None or a BatchPolicy (act_batch(observations, masks))"
@@ -216,16 +210,8 @@ class HoldemVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._tables = get_holdem_tables()
         # As HoldemEnv's, except that the driver never stops at a decided hand.
-        self._params = E.holdem_params(
-            num_players=num_players,
-            stack=self.config.stack,
-            hands_per_episode=hands_per_episode,
-            seat=seat,
-            external=opponent is not None,
-            stop_at_hand_end=False,
-            fractions=fr,
-            escape_p=self.escape_prob,
-            tables=self._tables,
+        self._params = env_config.params(
+            external=opponent is not None, stop_at_hand_end=False, tables=self._tables
         )
         self.params = self._params.ints
         row = self.config.new_state()

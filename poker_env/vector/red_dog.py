@@ -19,9 +19,9 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 from numpy.typing import NDArray
 
-from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    RedDogEnvConfig,
     RedDogParams,
     action_to_bet,
     agent_done,
@@ -30,7 +30,6 @@ from poker_env.episode.red_dog import (
     env_reset_table,
     env_step_table,
     obs_size,
-    red_dog_params,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games.red_dog import (
@@ -40,7 +39,6 @@ from poker_env.games.red_dog import (
     KIND_FORFEIT,
     OK,
     PHASE_BET,
-    RedDogConfig,
     RedDogState,
     apply_action,
     new_state,
@@ -208,29 +206,28 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         illegal_action: str = "passive",
         num_threads: int | None = None,
     ) -> None:
-        self.illegal_action = check_illegal_action(illegal_action)
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an integer >= 1")
         if num_threads is not None and (not isinstance(num_threads, int) or num_threads < 1):
             raise ConfigError("num_threads", num_threads, "None or an integer >= 1")
-        if agent_seat is not None and not 0 <= agent_seat < num_players:
-            raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
-        if not 0.0 <= opponent_random_share <= 1.0:
-            raise ConfigError("opponent_random_share", opponent_random_share, "a number in [0, 1]")
         if opponents is not None and not isinstance(opponents, BatchPolicy):
             raise ConfigError("opponents", opponents, "None or a BatchPolicy (act_batch)")
-        self.config = RedDogConfig(
+        # The options RedDogEnv takes, checked as it checks them.
+        env_config = RedDogEnvConfig(
             num_players=num_players,
             starting_chips=starting_chips,
             ante=ante,
             hand_size=hand_size,
             rounds=rounds,
+            agent_seat=agent_seat,
+            opponent_random_share=opponent_random_share,
+            bet_fractions=bet_fractions,
+            illegal_action=illegal_action,
         )
-        fr = np.asarray(bet_fractions, dtype=np.float64)
-        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
-            raise ConfigError(
-                "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
-            )
+        self.env_config = env_config
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.rules
+        fr = env_config.fractions
         self.fractions = fr
         self.num_envs = num_envs
         self.num_threads = num_threads
@@ -240,13 +237,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         self.opponents = opponents
         self.agent_seat_option = -1 if agent_seat is None else int(agent_seat)
         self.random_share = float(opponent_random_share)
-        self.params = red_dog_params(
-            self.config,
-            agent_seat=agent_seat,
-            builtin=opponents is None,
-            random_share=self.random_share,
-            fractions=fr,
-        )
+        self.params = env_config.params(builtin=opponents is None)
         p = num_players
         low = np.zeros(obs_size(p), np.float32)
         high = np.ones(obs_size(p), np.float32)

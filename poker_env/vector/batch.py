@@ -48,14 +48,14 @@ __all__ = ["CHUNK", "StepOutputs", "new_step_outputs", "step_chunks", "step_rows
 CHUNK = 64
 
 
-@njit(_nrt=False, nogil=True)
+@njit(_nrt=False, nogil=True, inline="always")
 def step_rows(row_step: Any, st: Any, pr: Any, actions: Any, out: Any) -> None:
     """Every table of the batch plays its action: ``row_step(i, actions[i], st, pr, out)``."""
     for i in range(actions.shape[0]):
         row_step(i, actions[i], st, pr, out)
 
 
-@njit(_nrt=False, nogil=True)
+@njit(_nrt=False, nogil=True, inline="always")
 def step_chunks(
     row_step: Any, st: Any, pr: Any, actions: Any, out: Any, counter: NDArray[np.int64]
 ) -> None:

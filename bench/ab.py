@@ -21,7 +21,9 @@ Measurements (NAME): ``DrawMatch-v0``, ``FiveCardDraw-v0``, ``DrawAECEnv``,
 ``HoldemGame-6``, ``HoldemVectorEnv-6max-2threads``, ``RedDog-v0``, ``Holdem-v0-2``,
 ``Holdem-v0-6``, ``DrawVectorEnv``, ``RedDogVectorEnv``, ``RedDogVectorEnv-2threads``,
 ``HoldemVectorEnv-2`` (vector envs of 4096 tables, one thread unless named); default:
-all of them.
+all of them. Also, on request, the AEC envs through PettingZoo's ``agent_iter()`` loop
+(the user-path suite's): ``HoldemAECEnv-2``, ``HoldemAECEnv-6``, ``RedDogAECEnv-4``,
+``DrawAECEnv-iter``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ NAMES = [
     "RedDogVectorEnv-2threads",
     "HoldemVectorEnv-2",
 ]
+
+AEC_NAMES: dict[str, tuple[str, dict[str, Any]]] = {
+    "HoldemAECEnv-2": ("holdem", {}),
+    "HoldemAECEnv-6": ("holdem", {"num_players": 6}),
+    "RedDogAECEnv-4": ("red_dog", {}),
+    "DrawAECEnv-iter": ("draw", {}),
+}
 
 
 # ----------------------------------------------------------------- child side
@@ -94,6 +103,35 @@ def _aec_draw() -> Callable[[int], int]:
             k += 1
         state["k"] = k
         return steps
+
+    return run
+
+
+def _agent_iter(module: str, **options: Any) -> Callable[[int], int]:
+    """PettingZoo's ``agent_iter()`` loop (bench/bench_user_path.py's); counts actions."""
+    import importlib
+    import random
+
+    env = importlib.import_module(f"poker_env.multiagent.{module}").env(**options)
+    rng = random.Random(0)
+    env.reset(seed=0)
+
+    def run(n: int) -> int:
+        done = 0
+        while done < n:
+            if not env.agents:
+                env.reset()
+            for _agent in env.agent_iter():
+                observation, _, terminated, truncated, _ = env.last()
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                legal = observation["action_mask"].nonzero()[0]
+                env.step(int(legal[int(rng.random() * legal.size)]))
+                done += 1
+                if done == n:
+                    break
+        return n
 
     return run
 
@@ -195,7 +233,10 @@ def make_runner(name: str) -> Callable[[int], int]:
         return _vector(RedDogVectorEnv(4096, num_threads=threads))
     if name == "HoldemVectorEnv-2":
         return _holdem_vector(2, 1)
-    raise ValueError(f"unknown measurement {name!r}; allowed: {NAMES}")
+    if name in AEC_NAMES:
+        module, options = AEC_NAMES[name]
+        return _agent_iter(module, **options)
+    raise ValueError(f"unknown measurement {name!r}; allowed: {NAMES + list(AEC_NAMES)}")
 
 
 def child() -> None:

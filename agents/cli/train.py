@@ -97,6 +97,12 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--activation", choices=["tanh", "relu"])
     p.add_argument("--learning-rate", type=float, dest="learning_rate")
+    p.add_argument(
+        "--learning-rate-final",
+        type=float,
+        dest="learning_rate_final",
+        help="the learning rate at the end (a linear decay; -1: constant)",
+    )
     p.add_argument("--n-steps", type=int, dest="n_steps")
     p.add_argument("--batch-size", type=int, dest="batch_size")
     p.add_argument("--n-epochs", type=int, dest="n_epochs")
@@ -106,6 +112,20 @@ def parser() -> argparse.ArgumentParser:
         "--algo", choices=["ppo", "mmd"], help="MaskablePPO, or it with the MMD term (mmd)"
     )
     p.add_argument("--kl-coef", type=float, dest="kl_coef", help="the MMD term's weight")
+    p.add_argument(
+        "--magnet",
+        choices=["uniform", "ema"],
+        help="mmd: the ent_coef term's magnet, uniform (entropy) or ema (moving average)",
+    )
+    p.add_argument(
+        "--magnet-tau", type=float, dest="magnet_tau", help="the moving magnet's step per update"
+    )
+    p.add_argument(
+        "--ent-coef-final",
+        type=float,
+        dest="ent_coef_final",
+        help="mmd: the ent_coef term's weight at the end (a linear decay; -1: constant)",
+    )
     p.add_argument("--gamma", type=float)
     p.add_argument(
         "--warm-start",
@@ -142,6 +162,7 @@ FIELDS = (
     "net_arch",
     "activation",
     "learning_rate",
+    "learning_rate_final",
     "n_steps",
     "batch_size",
     "n_epochs",
@@ -149,6 +170,9 @@ FIELDS = (
     "clip_range",
     "algo",
     "kl_coef",
+    "magnet",
+    "magnet_tau",
+    "ent_coef_final",
     "gamma",
     "features",
     "warm_start",

@@ -17,6 +17,9 @@ information state:
 - :func:`tabular_policy`: the model's action probabilities at every information
   state, as an OpenSpiel ``TabularPolicy``;
 - :func:`exploitability`: its exploitability (NashConv / 2, chips per hand);
+- :class:`PolicyAverage`: the average of the iterates read out along training (each
+  weighted by its own reach probability of the information state, i.e. the
+  behaviour strategy of the mixture of the iterates, as regret methods average);
 - :func:`train_curve`: one training run with exploitability measured along it.
 
 ``open_spiel`` is an optional dependency (``pip install open_spiel``), imported
@@ -38,11 +41,13 @@ from poker_env.policy import BatchPolicy
 
 __all__ = [
     "BASELINE_MIX",
+    "DECAY_RECIPE",
     "GAMES",
     "NEW_RECIPE",
     "CallPolicy",
     "CurvePoint",
     "OpenSpielVectorEnv",
+    "PolicyAverage",
     "Recipe",
     "exploitability",
     "tabular_policy",
@@ -244,9 +249,10 @@ class OpenSpielVectorEnv:
 # ----- reading the policy out -------------------------------------------------------
 
 
-def tabular_policy(model: Any, game: Any) -> Any:
+def tabular_policy(model: Any, game: Any, network: Any = None) -> Any:
     """The model's action probabilities (masked softmax) at every information state
-    of ``game``, as an OpenSpiel ``TabularPolicy``."""
+    of ``game``, as an OpenSpiel ``TabularPolicy`` (``network``: another policy
+    network of the model's shape, e.g. its moving magnet, instead of ``model.policy``)."""
     import torch
     from open_spiel.python import policy as os_policy
 
@@ -255,8 +261,9 @@ def tabular_policy(model: Any, game: Any) -> Any:
         [s.information_state_tensor(s.current_player()) for s in table.states], np.float32
     )
     masks = np.asarray(table.legal_actions_mask, np.int8)
+    net = model.policy if network is None else network
     with torch.no_grad():
-        dist = model.policy.get_distribution(model.policy.obs_to_tensor(obs)[0], action_masks=masks)
+        dist = net.get_distribution(net.obs_to_tensor(obs)[0], action_masks=masks)
         probs = dist.distribution.probs.cpu().numpy().astype(np.float64)
     probs = np.where(masks != 0, probs, 0.0)
     table.action_probability_array = probs / probs.sum(axis=1, keepdims=True)
@@ -269,6 +276,89 @@ def exploitability(model: Any, game: Any) -> float:
     from open_spiel.python.algorithms import exploitability as os_expl
 
     return float(os_expl.exploitability(game, tabular_policy(model, game)))
+
+
+class PolicyAverage:
+    """The average of tabular policies of one game, reach-weighted.
+
+    ``add(table, weight)`` adds an iterate; :meth:`policy` is the behaviour strategy
+    of their mixture (weights ``weight``): at each information state ``I`` of player
+    ``i``, ``sum_k w_k x_k(I) pi_k(.|I) / sum_k w_k x_k(I)`` with ``x_k(I)`` the
+    probability that iterate ``k``'s own actions reach ``I`` (perfect recall: one
+    previous own decision per information state). This is the average strategy
+    that regret-minimising methods converge with; the plain mean of the action
+    probabilities is not (an iterate that never reaches ``I`` would still count).
+    """
+
+    def __init__(self, game: Any) -> None:
+        from open_spiel.python import policy as os_policy
+
+        self.game = game
+        self.table = os_policy.TabularPolicy(game)
+        n = len(self.table.states)
+        # parent[j], act[j]: the same player's previous information state and the
+        # action taken there (-1: none), found by walking the game tree once.
+        self.parent = np.full(n, -2, np.int64)
+        self.act = np.full(n, -1, np.int64)
+        lookup = self.table.state_lookup
+        stack: list[tuple[Any, tuple[tuple[int, int], ...]]] = [
+            (game.new_initial_state(), ((-1, -1), (-1, -1)))
+        ]
+        while stack:
+            state, last = stack.pop()
+            if state.is_terminal():
+                continue
+            if state.is_chance_node():
+                for a, _q in state.chance_outcomes():
+                    stack.append((state.child(a), last))
+                continue
+            player = state.current_player()
+            j = lookup[state.information_state_string(player)]
+            prev = last[player]
+            if self.parent[j] == -2:
+                self.parent[j], self.act[j] = prev
+            elif (self.parent[j], self.act[j]) != prev:  # pragma: no cover - perfect recall
+                raise ValueError("the game does not have perfect recall")
+            for a in state.legal_actions():
+                nxt = list(last)
+                nxt[player] = (j, a)
+                stack.append((state.child(a), (nxt[0], nxt[1])))
+        # An order in which every state comes after its parent.
+        depth = np.zeros(n, np.int64)
+        for j in range(n):
+            k, d = j, 0
+            while self.parent[k] >= 0:
+                k, d = int(self.parent[k]), d + 1
+            depth[j] = d
+        self.order = np.argsort(depth, kind="stable")
+        self.num = np.zeros_like(self.table.action_probability_array)
+        self.den = np.zeros(n)
+        self.count = 0
+
+    def reach(self, probs: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Each information state's own reach probability under ``probs``."""
+        x = np.ones(len(self.parent))
+        for j in self.order:
+            k = self.parent[j]
+            if k >= 0:
+                x[j] = x[k] * probs[k, self.act[j]]
+        return x
+
+    def add(self, table: Any, weight: float = 1.0) -> None:
+        probs = np.asarray(table.action_probability_array, np.float64)
+        x = weight * self.reach(probs)
+        self.num += x[:, None] * probs
+        self.den += x
+        self.count += 1
+
+    def policy(self) -> Any:
+        """The average as a ``TabularPolicy`` (uniform where no iterate reached)."""
+        masks = np.asarray(self.table.legal_actions_mask, np.float64)
+        uniform = masks / masks.sum(axis=1, keepdims=True)
+        safe = np.where(self.den > 0, self.den, 1.0)[:, None]
+        avg = np.where(self.den[:, None] > 0, self.num / safe, uniform)
+        self.table.action_probability_array = avg / avg.sum(axis=1, keepdims=True)
+        return self.table
 
 
 # ----- a training run with its curve ----------------------------------------------------
@@ -285,9 +375,13 @@ class Recipe:
     algo: str = "mmd"
     opponents: Mapping[str, float] = field(default_factory=lambda: {"self": 1.0})
     ent_coef: float = 0.05
+    ent_coef_final: float | None = None
+    magnet: str = "uniform"
+    magnet_tau: float = 0.05
     kl_coef: float = 0.05
     clip_range: float = 0.05
     learning_rate: float = 3e-4
+    learning_rate_final: float = -1.0
     n_steps: int = 128
     batch_size: int = 2048
     n_epochs: int = 4
@@ -325,10 +419,31 @@ NEW_RECIPE = Recipe(
 )
 
 
+#: The new recipe with its learning rate decayed linearly over the run (1e-3 to 0,
+#: ``learning_rate_final`` of ``TrainConfig``); the entropy weight stays 0.1 (decayed
+#: too, the last iterate grew more exploitable on Leduc: docs/agents.md).
+DECAY_RECIPE = Recipe(
+    name="MMD self-play, lr decayed to 0",
+    learning_rate=1e-3,
+    learning_rate_final=0.0,
+    n_steps=128,
+    batch_size=2048,
+    clip_range=0.1,
+    ent_coef=0.1,
+    kl_coef=0.1,
+)
+
+
 @dataclass(frozen=True)
 class CurvePoint:
+    """The exploitability of the last iterate after ``steps`` agent steps, and of the
+    iterates' average (:class:`PolicyAverage`, ``None`` when not read out) and of
+    the moving magnet's network (``magnet = "ema"``; a weight average of the iterates)."""
+
     steps: int
     exploitability: float
+    average: float | None = None
+    magnet: float | None = None
 
 
 def _self_manifest(size: int, actions: int, game: str) -> dict[str, Any]:
@@ -349,10 +464,15 @@ def train_curve(
     seed: int = 0,
     log: Callable[[str], None] | None = None,
     on_point: Callable[[list[CurvePoint]], None] | None = None,
+    average_every: int = 0,
 ) -> list[CurvePoint]:
     """Train ``recipe`` on ``game_name`` for ``timesteps`` agent steps and measure the
     exact exploitability at the start and every ``eval_every`` steps (``on_point``
-    gets the curve so far after each measurement)."""
+    gets the curve so far after each measurement).
+
+    ``average_every`` > 0 also reads the policy out every that many steps into a
+    :class:`PolicyAverage`, the ``k``-th read-out of weight ``k`` (later iterates
+    count more, as CFR+ averages), and measures the average at each point."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -366,6 +486,7 @@ def train_curve(
         OpponentSlot,
         SnapshotPool,
     )
+    from poker_env_agents.training.train import learning_rate_schedule
 
     fast_torch_settings(1)
     game = load_game(game_name)
@@ -387,12 +508,21 @@ def train_curve(
         ],
         seed=seed,
     )
-    kwargs: dict[str, Any] = {"kl_coef": recipe.kl_coef} if recipe.algo == "mmd" else {}
+    kwargs: dict[str, Any] = (
+        {
+            "kl_coef": recipe.kl_coef,
+            "magnet": recipe.magnet,
+            "magnet_tau": recipe.magnet_tau,
+            "ent_coef_final": recipe.ent_coef_final,
+        }
+        if recipe.algo == "mmd"
+        else {}
+    )
     cls = MMDMaskablePPO if recipe.algo == "mmd" else MaskablePPO
     model = cls(
         "MlpPolicy",
         venv,
-        learning_rate=recipe.learning_rate,
+        learning_rate=learning_rate_schedule(recipe.learning_rate, recipe.learning_rate_final),
         n_steps=recipe.n_steps,
         batch_size=recipe.batch_size,
         n_epochs=recipe.n_epochs,
@@ -416,15 +546,37 @@ def train_curve(
         )
 
     live.attach(numpy_copy(seed + 3))
-    curve = [CurvePoint(0, exploitability(model, game))]
-    if log:
-        log(f"{recipe.name} {game_name}: step 0 exploitability {curve[-1].exploitability:.4f}")
+    average = PolicyAverage(game) if average_every else None
+
+    def measure(n: int) -> CurvePoint:
+        from open_spiel.python.algorithms import exploitability as os_expl
+
+        avg = None
+        if average is not None and average.count:
+            avg = float(os_expl.exploitability(game, average.policy()))
+        mag = None
+        magnet_net = getattr(model, "magnet_policy", None)
+        if magnet_net is not None:
+            table = tabular_policy(model, game, magnet_net)
+            mag = float(os_expl.exploitability(game, table))
+        point = CurvePoint(n, exploitability(model, game), avg, mag)
+        if log:
+            extra = "" if avg is None else f" average {avg:.4f}"
+            extra += "" if mag is None else f" magnet {mag:.4f}"
+            log(
+                f"{recipe.name} {game_name}: step {n} exploitability "
+                f"{point.exploitability:.4f}{extra}"
+            )
+        return point
+
+    curve = [measure(0)]
 
     class _Cb(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
             self.next_eval = eval_every
             self.next_snap = recipe.snapshot_every
+            self.next_avg = average_every
 
         def _on_rollout_start(self) -> None:
             live.refresh(model)
@@ -435,13 +587,11 @@ def train_curve(
             if recipe.snapshot_every and n >= self.next_snap:
                 pool.add(str(n), numpy_copy(seed + 17 + len(pool)))
                 self.next_snap += recipe.snapshot_every
+            if average is not None and n >= self.next_avg:
+                average.add(tabular_policy(model, game), weight=average.count + 1)
+                self.next_avg += average_every
             if n >= self.next_eval:
-                curve.append(CurvePoint(n, exploitability(model, game)))
-                if log:
-                    log(
-                        f"{recipe.name} {game_name}: step {n} exploitability "
-                        f"{curve[-1].exploitability:.4f}"
-                    )
+                curve.append(measure(n))
                 self.next_eval += eval_every
                 if on_point:
                     on_point(curve)

@@ -77,6 +77,19 @@ ACTIVATIONS = ("tanh", "relu")
 #: The learners: ``ppo`` (sb3-contrib's MaskablePPO) and ``mmd`` (MaskablePPO with the
 #: Magnetic Mirror Descent term, :class:`poker_env_agents.training.mmd.MMDMaskablePPO`).
 ALGOS = ("ppo", "mmd")
+#: The magnets of the MMD learner (``poker_env_agents.training.mmd.MAGNETS``, kept
+#: here so that a config validates without importing torch).
+MAGNETS = ("uniform", "ema")
+
+
+def learning_rate_schedule(start: float, final: float) -> Any:
+    """SB3's learning rate: ``start`` constant (``final`` -1) or a linear decay from
+    ``start`` at the first step to ``final`` at the last."""
+    if final == -1:
+        return start
+    from stable_baselines3.common.utils import LinearSchedule
+
+    return LinearSchedule(start, final, 1.0)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -104,6 +117,14 @@ class TrainConfig:
             clip_range: MaskablePPO's hyperparameters.
         algo: ``ppo`` or ``mmd`` (:data:`ALGOS`).
         kl_coef: the MMD term's weight (``algo = "mmd"`` only).
+        magnet: the magnet of the ``ent_coef`` term (``algo = "mmd"``): ``uniform``
+            (the entropy bonus) or ``ema`` (the exact KL to a moving average of the
+            policy network's weights, :class:`poker_env_agents.training.mmd.MMDMaskablePPO`).
+        magnet_tau: the moving magnet's step toward the weights per update, in (0, 1].
+        ent_coef_final: the ``ent_coef`` term's weight at the end of the run, reached
+            by a linear decay (``algo = "mmd"``); -1: constant ``ent_coef``.
+        learning_rate_final: the learning rate at the end of the run, reached by a
+            linear decay from ``learning_rate`` (SB3's ``LinearSchedule``); -1: constant.
         torch_threads: torch's intra-op threads.
         env_threads: threads of each vector env (random opponents only).
         checkpoint_every: steps between checkpoints (0: none; taken between PPO
@@ -154,6 +175,10 @@ class TrainConfig:
     clip_range: float = 0.2
     algo: str = "ppo"
     kl_coef: float = 0.0
+    magnet: str = "uniform"
+    magnet_tau: float = 0.05
+    ent_coef_final: float = -1.0
+    learning_rate_final: float = -1.0
     torch_threads: int = 1
     env_threads: int = 1
     checkpoint_every: int = 100_000
@@ -212,6 +237,7 @@ class TrainConfig:
             ("ent_coef", 0.0, 1.0),
             ("clip_range", 0.0, 1.0),
             ("kl_coef", 0.0, 10.0),
+            ("magnet_tau", 1e-9, 1.0),
         ):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int | float) or not lo <= v <= hi:
@@ -230,6 +256,20 @@ class TrainConfig:
             raise ConfigError("algo", self.algo, f"one of {ALGOS}")
         if self.kl_coef and self.algo != "mmd":
             raise ConfigError("kl_coef", self.kl_coef, "0 unless algo = 'mmd'")
+        if self.magnet not in MAGNETS:
+            raise ConfigError("magnet", self.magnet, f"one of {MAGNETS}")
+        if self.magnet != "uniform" and self.algo != "mmd":
+            raise ConfigError("magnet", self.magnet, "'uniform' unless algo = 'mmd'")
+        v = self.ent_coef_final
+        if isinstance(v, bool) or not isinstance(v, int | float) or not (v == -1 or 0 <= v <= 1):
+            raise ConfigError("ent_coef_final", v, "-1 (constant ent_coef) or a number in [0, 1]")
+        if v != -1 and self.algo != "mmd":
+            raise ConfigError("ent_coef_final", v, "-1 unless algo = 'mmd'")
+        v = self.learning_rate_final
+        if isinstance(v, bool) or not isinstance(v, int | float) or not (v == -1 or 0 <= v <= 1):
+            raise ConfigError(
+                "learning_rate_final", v, "-1 (constant learning_rate) or a number in [0, 1]"
+            )
         for k in self.opponents:
             if k not in OPPONENT_KINDS:
                 raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")
@@ -376,7 +416,16 @@ def git_commit() -> str:
 
 #: The config fields a checkpoint's model depends on: a resume that changes one of
 #: them is refused (the spaces or the network would not match).
-SHAPE_FIELDS = ("game", "options", "features", "seat", "net_arch", "activation", "algo")
+SHAPE_FIELDS = (
+    "game",
+    "options",
+    "features",
+    "seat",
+    "net_arch",
+    "activation",
+    "algo",
+    "magnet",
+)
 _STEP_FILE = re.compile(r"step_(\d+)\.(zip|json)")
 
 
@@ -666,11 +715,20 @@ class _Run:
 
         c = self.config
         act = activation_class(c.activation)
-        extra: dict[str, Any] = {"kl_coef": c.kl_coef} if c.algo == "mmd" else {}
+        extra: dict[str, Any] = (
+            {
+                "kl_coef": c.kl_coef,
+                "magnet": c.magnet,
+                "magnet_tau": c.magnet_tau,
+                "ent_coef_final": None if c.ent_coef_final == -1 else c.ent_coef_final,
+            }
+            if c.algo == "mmd"
+            else {}
+        )
         self.model = self.model_class()(
             "MlpPolicy",
             self.venv,
-            learning_rate=c.learning_rate,
+            learning_rate=learning_rate_schedule(c.learning_rate, c.learning_rate_final),
             n_steps=c.n_steps,
             batch_size=c.batch_size,
             n_epochs=c.n_epochs,

@@ -15,6 +15,7 @@ from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
 from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
+from poker_env.fastcall import entry_point
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
 from poker_env.render.holdem import holdem_picture
@@ -129,6 +130,21 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         # so the games are the same either way): observe() is repeatable.
         self._feature_seed = np.zeros(1, dtype=np.uint64)
         self._last_hand: HandResult | None = None
+        self._seat = {a: q for q, a in enumerate(self.possible_agents)}
+        self._na = na
+        self._obs_size = size
+        # The legal mask of the seat to act (-1: none), computed once per state change
+        # in _select; every mask handed out is a fresh copy of it or zeros.
+        self._legal = np.zeros(na, dtype=np.int8)
+        self._amounts = np.zeros(na, dtype=np.int64)
+        self._legal_seat = -1
+        # The compiled entries of the kernels called each step, after their first
+        # calls (poker_env.fastcall: no per-call numba typing).
+        self._mask_fn: Any = None
+        self._encode_fn: Any = None
+        self._apply_fn: Any = None
+        self._button_fn: Any = None
+        self._start_fn: Any = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -161,9 +177,18 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
 
     def _deal(self, changed: bool) -> None:
         s = self._s
-        button = K.next_button(s, changed, int(self._rng.integers(1 << 30)))
-        deck = self._rng.permutation(52).astype(np.int64)
-        K.start_hand(s, deck, button, self._tables)
+        args = (s, bool(changed), int(self._rng.integers(1 << 30)))
+        if self._button_fn is None:
+            button = K.next_button(*args)  # compiles or loads the kernel
+            self._button_fn = entry_point(K.next_button, args)
+        else:
+            button = self._button_fn(*args)
+        deal = (s, self._rng.permutation(52).astype(np.int64), int(button), self._tables)
+        if self._start_fn is None:
+            K.start_hand(*deal)
+            self._start_fn = entry_point(K.start_hand, deal)
+        else:
+            self._start_fn(*deal)
         if self.evaluator_features:
             self._feature_seed[0] = np.uint64(self._rng.integers(0, 2**63))
 
@@ -177,21 +202,41 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._update_masks()
 
     def _update_masks(self) -> None:
-        for a in self.agents:
-            self.infos[a]["action_mask"] = self._mask(a)
+        s = self._s
+        self._legal_seat = -1
+        if s[K.PHASE] == K.PHASE_BETTING:
+            args = (s, self.fractions, self._legal, self._amounts)
+            if self._mask_fn is None:
+                E.action_mask(*args)  # compiles or loads the kernel
+                self._mask_fn = entry_point(E.action_mask, args)
+            else:
+                self._mask_fn(*args)
+            self._legal_seat = int(s[K.TO_ACT])
+        # One block for all the agents' masks (each its own row), zeros but the
+        # seat to act's.
+        agents = self.agents
+        masks = np.zeros((len(agents), self._na), dtype=np.int8)
+        infos, seats, legal_seat = self.infos, self._seat, self._legal_seat
+        for a, row in zip(agents, masks, strict=True):
+            if seats[a] == legal_seat:
+                row[:] = self._legal
+            infos[a]["action_mask"] = row
 
     def _mask(self, agent: str) -> NDArray[np.int8]:
-        na = self.fractions.size + 4
-        mask = np.zeros(na, dtype=np.int8)
-        seat = self.possible_agents.index(agent)
-        if self._s[K.PHASE] == K.PHASE_BETTING and self._s[K.TO_ACT] == seat:
-            E.action_mask(self._s, self.fractions, mask, np.zeros(na, dtype=np.int64))
-        return mask
+        # The seat to act while betting: its legal actions; every other seat: zeros.
+        if self._seat[agent] == self._legal_seat:
+            return self._legal.copy()
+        return np.zeros(self._na, dtype=np.int8)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        seat = self.possible_agents.index(agent)
-        obs = np.zeros(E.obs_size(len(self.possible_agents), self.evaluator_features), np.float32)
-        E.encode(self._s, seat, float(self.config.stack), obs)
+        seat = self._seat[agent]
+        obs = np.zeros(self._obs_size, np.float32)
+        args = (self._s, seat, float(self.config.stack), obs)
+        if self._encode_fn is None:
+            E.encode(*args)  # compiles or loads the kernel
+            self._encode_fn = entry_point(E.encode, args)
+        else:
+            self._encode_fn(*args)
         if self.evaluator_features:
             E.features(self._s, self._feature_seed, 0, seat, self.equity_samples, self._tables, obs)
         return {"observation": obs, "action_mask": self._mask(agent)}
@@ -204,31 +249,42 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         s = self._s
-        street = STREET_NAMES[int(s[K.STREET])]
-        a = as_int(action)
-        na = self.fractions.size + 4
+        value: Any = action
+        kind = type(value)  # the common types first
+        a = value if kind is int else int(value) if kind is np.int64 else as_int(value)
+        na = self._na
         if a is None or not 0 <= a < na:
             # Not an action of the space at all: refused in both modes, nothing changes.
             raise IllegalActionError(
-                action, f"an integer in [0, {na})", street, "not in the action space"
+                action,
+                f"an integer in [0, {na})",
+                STREET_NAMES[int(s[K.STREET])],
+                "not in the action space",
             )
-        mask = self._mask(agent)
+        mask = self._legal if self._seat[agent] == self._legal_seat else self._mask(agent)
         illegal = bool(mask[a] == 0)
         if illegal:
             if self.illegal_action == "raise":
-                raise IllegalActionError(a, np.flatnonzero(mask).tolist(), street)
+                raise IllegalActionError(
+                    a, np.flatnonzero(mask).tolist(), STREET_NAMES[int(s[K.STREET])]
+                )
             # DESIGN.md: a masked-out action of the space plays the passive action.
             a = PASSIVE_ACTION
         self.infos[agent]["illegal_action"] = illegal
         self._cumulative_rewards[agent] = 0.0
-        E.apply_index(s, a, self.fractions, self._tables)
+        args = (s, a, self.fractions, self._tables)
+        if self._apply_fn is None:
+            E.apply_index(*args)  # compiles or loads the kernel
+            self._apply_fn = entry_point(E.apply_index, args)
+        else:
+            self._apply_fn(*args)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         ended = self._end_hand() if s[K.PHASE] == K.PHASE_OVER else ()
         for name in self.agents:
             self.infos[name]["hands_ended"] = ended
         self._accumulate_rewards()
         self._select()
-        if any(self.terminations[a] for a in self.agents):
+        if any(self.terminations.values()):  # keyed by self.agents
             self._deads_step_first()
 
     def _end_hand(self) -> tuple[HandResult, ...]:
@@ -237,7 +293,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         ended: list[HandResult] = []
         while True:
             for a in self.agents:
-                q = self.possible_agents.index(a)
+                q = self._seat[a]
                 self.rewards[a] += float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
             # Read before finish_hand clears the folds and leavers.
             self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
@@ -252,7 +308,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
                     self.terminations[a] = True
                 return tuple(ended)
             for a in self.agents:
-                if self.possible_agents.index(a) not in seated:
+                if self._seat[a] not in seated:
                     self.terminations[a] = True
             self._deal(changed)
             # Blinds can put everyone all-in: such a hand is decided at once.

@@ -21,7 +21,14 @@ from poker_env.episode.red_dog import (
     obs_size,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogGame
+from poker_env.games.red_dog import (
+    F_SEATED,
+    I_PHASE,
+    I_TO_ACT,
+    KIND_FORFEIT,
+    PHASE_OVER,
+    RedDogGame,
+)
 from poker_env.render.red_dog import red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
@@ -117,6 +124,12 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game: RedDogGame | None = None
+        self._obs_size = obs_size(p)
+        # The seat to act (-1 once the game is over), read from the game once per
+        # state change in _update_after_action; the masks are copies of these two.
+        self._act_seat = -1
+        self._ones = np.ones(n, np.int8)
+        self._zeros = np.zeros(n, np.int8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -152,16 +165,14 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         assert self.game is not None
         seat = self.agent_name_mapping[agent]
         st = self.game.state
-        obs = np.zeros(obs_size(self.config.num_players), np.float32)
+        obs = np.zeros(self._obs_size, np.float32)
         encode_observation(st, 0, seat, obs)
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> NDArray[np.int8]:
-        assert self.game is not None
-        n = 1 + self.fractions.size
-        if self.game.is_over or self.game.to_act != seat:
-            return np.zeros(n, np.int8)
-        return np.ones(n, np.int8)
+        # Every index for the seat to act (RULES.md §2: any bet size may be played),
+        # none for the others and once the game is over.
+        return (self._ones if seat == self._act_seat else self._zeros).copy()
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for ``agent_selection`` (None for a terminated agent).
@@ -178,8 +189,10 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
             self._was_dead_step(action)
             return
         seat = self.agent_name_mapping[agent]
-        n = 1 + self.fractions.size
-        a = as_int(action)
+        n = self._ones.size
+        value: Any = action
+        kind = type(value)  # the common types first
+        a = value if kind is int else int(value) if kind is np.int64 else as_int(value)
         if a is None or not 0 <= a < n:
             raise IllegalActionError(
                 action,
@@ -216,24 +229,30 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
 
     def _update_after_action(self, collect: bool = True) -> None:
         assert self.game is not None
-        chips = self.game.chips
-        seated = set(self.game.seated)
-        over = self.game.is_over
+        st = self.game.state
+        p = self.config.num_players
+        # The game's chips, seated and is_over, read from its state once.
+        chips = st.chips[0, :p].tolist()
+        flags = st.flags[0, :p].tolist()
+        over = bool(st.ints[0, I_PHASE] == PHASE_OVER)
+        self._act_seat = -1 if over else int(st.ints[0, I_TO_ACT])
+        ante, base, log = self.config.ante, self._base, self._actions_log
+        rewards, terminations, infos = self.rewards, self.terminations, self.infos
         for a in self.agents:
             s = self.agent_name_mapping[a]
             if collect:  # the first ante is charged with the first step
-                self.rewards[a] = (chips[s] - self._base[s]) / self.config.ante
-                self._base[s] = chips[s]
-            if over or s not in seated:
-                self.terminations[a] = True
-            self.infos[a] = {
+                rewards[a] = (chips[s] - base[s]) / ante
+                base[s] = chips[s]
+            if over or not flags[s] & F_SEATED:
+                terminations[a] = True
+            infos[a] = {
                 "action_mask": self._mask(s),
                 "illegal_action": self._replaced[s],
                 "last_bet": self._last_own[s],
-                "opponent_actions": tuple(self._actions_log[self._since[s] :]),
+                "opponent_actions": tuple(log[self._since[s] :]),
             }
         if not over:
-            self.agent_selection = self.possible_agents[self.game.to_act]
+            self.agent_selection = self.possible_agents[self._act_seat]
         else:
             self.agent_selection = self.agents[0] if self.agents else ""
 

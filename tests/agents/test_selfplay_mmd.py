@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -220,8 +221,226 @@ def test_mmd_self_play_beats_the_baseline_mix_on_kuhn() -> None:
     from poker_env_agents.training.openspiel import BASELINE_MIX, NEW_RECIPE, train_curve
 
     steps = 60_000
-    new = train_curve("kuhn_poker", NEW_RECIPE, steps, steps, seed=0)
+    new = train_curve("kuhn_poker", NEW_RECIPE, steps, steps, seed=0, average_every=steps // 8)
     old = train_curve("kuhn_poker", BASELINE_MIX, steps, steps, seed=0)
     assert new[0].exploitability == pytest.approx(old[0].exploitability)  # the same start
     assert new[-1].exploitability < 0.2
     assert new[-1].exploitability < old[-1].exploitability - 0.05
+    # The average of the iterates is read out too, and it is no worse than uniform
+    # play's 11/24 by far: the readout of a learning run, not of the start alone.
+    assert new[0].average is None and new[-1].average is not None
+    assert new[-1].average < 0.25
+
+
+# ----- the moving magnet, the entropy schedule, the average of the iterates ----------------
+
+
+def test_config_validates_the_magnet_and_the_schedule() -> None:
+    from poker_env_agents.training import mmd
+    from poker_env_agents.training import train as train_mod
+
+    assert train_mod.MAGNETS == mmd.MAGNETS
+    with pytest.raises(ConfigError, match="magnet"):
+        TrainConfig(game="draw", algo="mmd", magnet="average")
+    with pytest.raises(ConfigError, match="magnet"):
+        TrainConfig(game="draw", magnet="ema")  # a magnet needs the MMD learner
+    with pytest.raises(ConfigError, match="magnet_tau"):
+        TrainConfig(game="draw", algo="mmd", magnet="ema", magnet_tau=0.0)
+    with pytest.raises(ConfigError, match="ent_coef_final"):
+        TrainConfig(game="draw", algo="mmd", ent_coef_final=1.5)
+    with pytest.raises(ConfigError, match="ent_coef_final"):
+        TrainConfig(game="draw", ent_coef_final=0.01)  # the schedule is the MMD learner's
+    cfg = TrainConfig(game="draw", algo="mmd", magnet="ema", magnet_tau=0.02, ent_coef_final=0.0)
+    assert (cfg.magnet, cfg.magnet_tau, cfg.ent_coef_final) == ("ema", 0.02, 0.0)
+
+
+def test_masked_kl_is_the_kl_over_the_legal_actions() -> None:
+    import torch
+
+    from poker_env_agents.training.mmd import masked_kl
+
+    rng = np.random.default_rng(5)
+    masks = np.array([[1, 1, 0, 1], [0, 1, 1, 0], [1, 0, 0, 0]], np.int8)
+    a, b = rng.normal(size=(2, 3, 4))
+    expected = []
+    log_p, log_q = [], []
+    for row in range(3):
+        legal = masks[row] != 0
+        p = np.exp(a[row][legal]) / np.exp(a[row][legal]).sum()
+        q = np.exp(b[row][legal]) / np.exp(b[row][legal]).sum()
+        expected.append(float((p * np.log(p / q)).sum()))
+        # as the masked distribution hands them over: illegal entries at about -1e8
+        lp = np.full(4, -1e8)
+        lq = np.full(4, -3e8)
+        lp[legal], lq[legal] = np.log(p), np.log(q)
+        log_p.append(lp)
+        log_q.append(lq)
+    got = masked_kl(torch.tensor(np.array(log_p)), torch.tensor(np.array(log_q)), masks)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-9, atol=1e-12)
+    assert expected[2] == 0.0 and min(expected[:2]) > 0
+
+
+def _kuhn_model(**kwargs: object) -> object:
+    from poker_env_agents.training.mmd import MMDMaskablePPO
+    from poker_env_agents.training.openspiel import OpenSpielVectorEnv, RandomLegal
+    from poker_env_agents.training.sb3 import PokerVecEnv
+
+    venv = PokerVecEnv([OpenSpielVectorEnv("kuhn_poker", 8, RandomLegal(2), seed=1)], seed=0)  # type: ignore[list-item]
+    return MMDMaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=16,
+        batch_size=64,
+        n_epochs=2,
+        learning_rate=1e-2,
+        policy_kwargs={"net_arch": [8]},
+        device="cpu",
+        seed=0,
+        **kwargs,
+    )
+
+
+def test_the_entropy_weight_decays_linearly_to_its_final_value() -> None:
+    model: Any = _kuhn_model(kl_coef=0.1, ent_coef=0.2, ent_coef_final=0.05)
+    for left, want in ((1.0, 0.2), (0.5, 0.125), (0.0, 0.05)):
+        model._current_progress_remaining = left
+        assert model.current_ent_coef() == pytest.approx(want)
+    constant: Any = _kuhn_model(kl_coef=0.1, ent_coef=0.2)
+    constant._current_progress_remaining = 0.0
+    assert constant.current_ent_coef() == pytest.approx(0.2)
+    with pytest.raises(ValueError, match="magnet"):
+        _kuhn_model(magnet="average")
+    with pytest.raises(ValueError, match="magnet_tau"):
+        _kuhn_model(magnet="ema", magnet_tau=1.5)
+
+
+def test_the_moving_magnet_follows_the_weights_and_is_saved(tmp_path: Path) -> None:
+    import torch
+
+    from poker_env_agents.training.mmd import MMDMaskablePPO
+
+    tau = 0.25
+    model: Any = _kuhn_model(kl_coef=0.1, ent_coef=0.1, magnet="ema", magnet_tau=tau)
+    start = [p.detach().clone() for p in model.policy.parameters()]
+    for q, p in zip(model.magnet_policy.parameters(), start, strict=True):
+        assert torch.equal(q, p)  # the magnet starts as the initial policy
+    model.learn(128)  # one rollout of 8 x 16 steps, one update
+    after = [p.detach().clone() for p in model.policy.parameters()]
+    moved = 0.0
+    for q, p0, p1 in zip(model.magnet_policy.parameters(), start, after, strict=True):
+        torch.testing.assert_close(q, p0 + tau * (p1 - p0))
+        moved = max(moved, float((p1 - p0).abs().max()))
+    assert moved > 1e-4  # the update moved the weights, so the check above can fail
+    # The magnet is part of the saved model: a load restores it, not the policy's copy.
+    model.save(tmp_path / "m.zip")
+    back: Any = MMDMaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    assert back.magnet == "ema" and back.magnet_tau == tau
+    for q, q0 in zip(
+        back.magnet_policy.parameters(), model.magnet_policy.parameters(), strict=True
+    ):
+        assert torch.equal(q, q0)
+    assert any(
+        not torch.equal(q, p)
+        for q, p in zip(back.magnet_policy.parameters(), back.policy.parameters(), strict=True)
+    )
+
+
+def test_a_train_config_with_the_moving_magnet_trains_and_resumes(tmp_path: Path) -> None:
+    from poker_env_agents.training.mmd import MMDMaskablePPO
+
+    cfg = TrainConfig(
+        game="draw",
+        algo="mmd",
+        kl_coef=0.1,
+        ent_coef=0.1,
+        ent_coef_final=0.01,
+        magnet="ema",
+        magnet_tau=0.1,
+        opponents={"self": 1.0},
+        out=str(tmp_path / "run"),
+        **TINY,
+    )
+    run = train(cfg, progress_bar=False, evaluate=False)
+    model: Any = MMDMaskablePPO.load(run / "model.zip", device="cpu")
+    assert (model.magnet, model.magnet_tau, model.ent_coef_final) == ("ema", 0.1, 0.01)
+    saved = load_config(run / "config.toml")
+    assert (saved.magnet, saved.ent_coef_final) == ("ema", 0.01)
+    train(
+        load_config(run / "config.toml", timesteps=1536),
+        resume=True,
+        progress_bar=False,
+        evaluate=False,
+    )
+    # A resume may not change the magnet (the checkpoint holds the moving one's weights).
+    with pytest.raises(ConfigError, match="magnet"):
+        train(
+            load_config(run / "config.toml", timesteps=2048, magnet="uniform"),
+            resume=True,
+            progress_bar=False,
+            evaluate=False,
+        )
+
+
+def test_the_average_of_iterates_weighs_each_by_its_own_reach() -> None:
+    from open_spiel.python import policy as os_policy
+
+    from poker_env_agents.training.openspiel import PolicyAverage, load_game
+
+    game = load_game("kuhn_poker")
+    # Kuhn: actions 0 = pass (check/fold), 1 = bet (bet/call). Iterate A always bets
+    # first as player 0; iterate B always checks first and, checked to then bet into,
+    # always calls. Player 0's decision after "check, bet" is reached by B only.
+    a, b = os_policy.TabularPolicy(game), os_policy.TabularPolicy(game)
+    for t in (a, b):
+        t.action_probability_array[:] = 0.5
+    for k, s in enumerate(a.states):
+        key = s.information_state_string()
+        history = key[1:]  # the card, then the actions: "0", "0p", "0pb", ...
+        if history == "":
+            a.action_probability_array[k] = [0.0, 1.0]
+            b.action_probability_array[k] = [1.0, 0.0]
+        elif history == "pb":
+            a.action_probability_array[k] = [1.0, 0.0]  # A never gets here
+            b.action_probability_array[k] = [0.0, 1.0]
+    avg = PolicyAverage(game)
+    avg.add(a, 1.0)
+    avg.add(b, 3.0)
+    out = avg.policy()
+    for k, s in enumerate(out.states):
+        history = s.information_state_string()[1:]
+        probs = out.action_probability_array[k]
+        if history == "":
+            np.testing.assert_allclose(probs, [0.75, 0.25])  # the weights 1 : 3
+        elif history == "pb":
+            np.testing.assert_allclose(probs, [0.0, 1.0])  # B's alone, not the mean
+        else:
+            np.testing.assert_allclose(probs, [0.5, 0.5])
+    # The average of one iterate is that iterate.
+    one = PolicyAverage(game)
+    one.add(b)
+    np.testing.assert_allclose(one.policy().action_probability_array, b.action_probability_array)
+
+
+def test_the_learning_rate_decays_linearly_when_asked() -> None:
+    from poker_env_agents.training.train import _Run
+
+    with pytest.raises(ConfigError, match="learning_rate_final"):
+        TrainConfig(game="draw", learning_rate_final=2.0)
+    cfg = TrainConfig(
+        game="draw",
+        learning_rate=1e-3,
+        learning_rate_final=1e-4,
+        out="",
+        **{**TINY, "num_tables": 8, "num_groups": 1},
+    )
+    r = _Run(cfg, "test")
+    r.dir = Path(__import__("tempfile").mkdtemp())
+    model = r.new_model()
+    for left, want in ((1.0, 1e-3), (0.5, 5.5e-4), (0.0, 1e-4)):
+        assert model.lr_schedule(left) == pytest.approx(want)
+    model.learn(cfg.n_steps * cfg.num_tables * 2)  # two updates: the optimizer follows
+    lr = model.policy.optimizer.param_groups[0]["lr"]
+    assert 1e-4 < lr < 1e-3
+    constant = _Run(dataclasses.replace(cfg, learning_rate_final=-1.0), "test")
+    constant.dir = r.dir
+    assert constant.new_model().lr_schedule(0.0) == pytest.approx(1e-3)

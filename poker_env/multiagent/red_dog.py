@@ -11,9 +11,9 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    RedDogEnvConfig,
     action_dict,
     action_text,
     action_to_bet,
@@ -27,7 +27,6 @@ from poker_env.games.red_dog import (
     I_TO_ACT,
     KIND_FORFEIT,
     PHASE_OVER,
-    RedDogConfig,
     RedDogGame,
 )
 from poker_env.render.red_dog import red_dog_picture
@@ -87,19 +86,19 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.illegal_action = check_illegal_action(illegal_action)
-        self.config = RedDogConfig(
+        # The options RedDogEnv takes, checked as it checks them.
+        env_config = RedDogEnvConfig(
             num_players=num_players,
             starting_chips=starting_chips,
             ante=ante,
             hand_size=hand_size,
             rounds=rounds,
+            bet_fractions=bet_fractions,
+            illegal_action=illegal_action,
         )
-        fr = np.asarray(bet_fractions, dtype=np.float64)
-        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
-            raise ConfigError(
-                "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
-            )
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.rules
+        fr = env_config.fractions
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         self.fractions = fr
@@ -167,7 +166,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         seat = self.agent_name_mapping[agent]
         st = self.game.state
         obs = np.zeros(self._obs_size, np.float32)
-        encode_observation(st.ints, st.chips, st.flags, st.hands, st.public, 0, seat, obs)
+        encode_observation(st, 0, seat, obs)
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> NDArray[np.int8]:
@@ -212,7 +211,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
         st = self.game.state
-        kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
+        kind, amount = action_to_bet(st, 0, a, self.fractions)
         assert seat == self.game.to_act
         p = self.game.win_probability(seat)
         self.game.act(kind, amount)

@@ -18,9 +18,12 @@ random legal actions), written here once so that both checkouts run the same
 driver code; only the library differs.
 
 Measurements (NAME): ``DrawMatch-v0``, ``FiveCardDraw-v0``, ``DrawAECEnv``,
-``HoldemGame-6``, ``HoldemVectorEnv-6max-2threads``; default: all of them. Also, on
-request, the AEC envs through PettingZoo's ``agent_iter()`` loop (the user-path
-suite's): ``HoldemAECEnv-2``, ``HoldemAECEnv-6``, ``RedDogAECEnv-4``, ``DrawAECEnv-iter``.
+``HoldemGame-6``, ``HoldemVectorEnv-6max-2threads``, ``RedDog-v0``, ``Holdem-v0-2``,
+``Holdem-v0-6``, ``DrawVectorEnv``, ``RedDogVectorEnv``, ``RedDogVectorEnv-2threads``,
+``HoldemVectorEnv-2`` (vector envs of 4096 tables, one thread unless named); default:
+all of them. Also, on request, the AEC envs through PettingZoo's ``agent_iter()`` loop
+(the user-path suite's): ``HoldemAECEnv-2``, ``HoldemAECEnv-6``, ``RedDogAECEnv-4``,
+``DrawAECEnv-iter``.
 """
 
 from __future__ import annotations
@@ -41,6 +44,13 @@ NAMES = [
     "DrawAECEnv",
     "HoldemGame-6",
     "HoldemVectorEnv-6max-2threads",
+    "RedDog-v0",
+    "Holdem-v0-2",
+    "Holdem-v0-6",
+    "DrawVectorEnv",
+    "RedDogVectorEnv",
+    "RedDogVectorEnv-2threads",
+    "HoldemVectorEnv-2",
 ]
 
 AEC_NAMES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -168,6 +178,26 @@ def _holdem_vector(num_players: int, threads: int) -> Callable[[int], int]:
     return run
 
 
+def _vector(env: Any) -> Callable[[int], int]:
+    from poker_env.policy import RandomPolicy
+
+    num_envs = env.num_envs
+    _, info = env.reset(seed=0)
+    policy = RandomPolicy(0)
+    state = {"mask": info["action_mask"]}
+
+    def run(steps: int) -> int:
+        calls = max(1, steps // num_envs)
+        mask = state["mask"]
+        for _ in range(calls):
+            _, _, _, _, info = env.step(policy.act_batch(None, mask))
+            mask = info["action_mask"]
+        state["mask"] = mask
+        return calls * num_envs
+
+    return run
+
+
 def make_runner(name: str) -> Callable[[int], int]:
     """The measurement ``name``: a callable doing about ``n`` steps, returning how many."""
     if name == "DrawMatch-v0":
@@ -184,6 +214,25 @@ def make_runner(name: str) -> Callable[[int], int]:
         return _holdem_game()
     if name == "HoldemVectorEnv-6max-2threads":
         return _holdem_vector(6, 2)
+    if name == "RedDog-v0":
+        from poker_env.envs.red_dog import RedDogEnv
+
+        return _single_draw(RedDogEnv())
+    if name.startswith("Holdem-v0-"):
+        from poker_env.envs.holdem import HoldemEnv
+
+        return _single_draw(HoldemEnv(int(name.rsplit("-", 1)[1])))
+    if name == "DrawVectorEnv":
+        from poker_env.vector.draw import DrawVectorEnv
+
+        return _vector(DrawVectorEnv(4096))
+    if name.startswith("RedDogVectorEnv"):
+        from poker_env.vector.red_dog import RedDogVectorEnv
+
+        threads = 2 if name.endswith("2threads") else None
+        return _vector(RedDogVectorEnv(4096, num_threads=threads))
+    if name == "HoldemVectorEnv-2":
+        return _holdem_vector(2, 1)
     if name in AEC_NAMES:
         module, options = AEC_NAMES[name]
         return _agent_iter(module, **options)
@@ -199,6 +248,7 @@ def child() -> None:
         if name not in runners:
             run = make_runner(name)
             n = 64
+            run(n)  # compile or load the kernels first: the sizing below is then not thrown
             while True:  # warm up (compile or load the kernels) and size a chunk
                 t0 = time.perf_counter()
                 done = run(n)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["entry_point"]
+__all__ = ["KernelEntry", "entry_point"]
 
 
 def entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
@@ -27,3 +27,33 @@ def entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
     sig = tuple(numba.typeof(a) for a in args)
     cres = dispatcher.overloads.get(sig)
     return dispatcher if cres is None else cres.entry_point
+
+
+class KernelEntry:
+    """The one way a single env calls its compiled step or reset: ``entry.call(*args)``.
+
+    The first call goes through the numba dispatcher (which compiles the kernel or
+    loads it from the cache) and then puts :func:`entry_point`'s entry in its place,
+    so every later call skips numba's typing of the arguments. The arguments must keep
+    their types from call to call (the env's own arrays and records, Python ints,
+    numpy uint64 keys).
+
+    >>> from numba import njit
+    >>> @njit
+    ... def add(a, b):
+    ...     return a + b
+    >>> entry = KernelEntry(add)
+    >>> entry.call(1, 2), entry.call(3, 4)
+    (3, 7)
+    """
+
+    __slots__ = ("call",)
+    call: Any
+
+    def __init__(self, dispatcher: Any) -> None:
+        def first(*args: Any) -> Any:
+            result = dispatcher(*args)  # compiles the kernel or loads it
+            self.call = entry_point(dispatcher, args)
+            return result
+
+        self.call = first

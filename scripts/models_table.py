@@ -83,6 +83,23 @@ def main() -> int:
                     row = [r for r in d["buy_back"] if r["lost"] == lost and r["money"] == b]
                     cells.append(f"{row[0]['bought']:.0%} of {row[0]['offers']}" if row else "-")
                 print(f"| {lost} | " + " | ".join(cells) + " |")
+    measured = {n: d["exploitability"] for n, d in docs.items() if "exploitability" in d}
+    if measured:
+        print("\n| model | best response | LBR, pre-flop fold/call | LBR, pre-flop raises |")
+        print("|---|---|---|---|")
+        for name, ex in measured.items():
+            br = ex["best_response"]
+            r = br["result"]
+            cell = (
+                f"{r['mean']:+.3f} ± {(r['ci_high'] - r['ci_low']) / 2:.3f} {r['unit']} "
+                f"({br['steps']:,} steps, {r['hands']:,} hands)"
+            )
+            lbr = ["-", "-"]
+            for x in ex.get("lbr", []):
+                half = (x["ci_high_mbb"] - x["ci_low_mbb"]) / 2
+                k = 1 if x["settings"]["preflop_raises"] else 0
+                lbr[k] = f"{x['mean_mbb']:+,.1f} ± {half:,.1f} mbb/hand ({x['hands']:,} hands)"
+            print(f"| {name} | {cell} | {lbr[0]} | {lbr[1]} |")
     return 0
 
 

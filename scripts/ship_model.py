@@ -5,6 +5,7 @@ Examples::
 
     python scripts/ship_model.py draw52                 # train (or resume), ship, evaluate
     python scripts/ship_model.py red_dog --eval-only    # evaluate the shipped file again
+    python scripts/ship_model.py holdem_hu --exploit    # add BR and LBR to its table
     python scripts/ship_model.py --list
 
 For ``NAME`` it runs ``scripts/train.py --config agents/configs/NAME.toml`` (resuming
@@ -70,6 +71,15 @@ MODELS: dict[str, dict[str, Any]] = {
     "red_dog": {"hands": 40_000, "strong_hands": 40_000, "decision_value": 100_000},
     "holdem_hu": {"hands": 40_000, "strong_hands": 60_000, "panel": 50_000, "measures": 10_000},
     "holdem_6max": {"hands": 20_000, "strong_hands": 30_000, "panel": 20_000, "measures": 10_000},
+}
+#: name -> the exploitability measures ``--exploit`` adds to the table (issue 25's
+#: budgets): ``br`` a best response trained against the frozen file (steps, hands of its
+#: final match), ``lbr`` Local Best Response hands in each pre-flop setting.
+EXPLOIT: dict[str, dict[str, Any]] = {
+    "draw52": {"br": (400_000, 131_072)},
+    "draw32": {"br": (400_000, 131_072)},
+    "holdem_hu": {"br": (400_000, 65_536), "lbr": 4_000},
+    "holdem_6max": {"br": (200_000, 12_000)},
 }
 MODELS_DIR = ROOT / "agents" / "models"
 CONFIGS_DIR = ROOT / "agents" / "configs"
@@ -254,6 +264,104 @@ def evaluate(
     return doc
 
 
+def exploitability(name: str, path: Path, seed: int = 0) -> dict[str, Any]:
+    """The exploitability measures of a shipped file (:data:`EXPLOIT`), seeded.
+
+    A best response (``scripts/exploit.py br``) trained against the frozen file for the
+    budget given, then its argmax against the file on duplicate deals; in heads-up
+    Hold'em also LBR (``scripts/exploit.py lbr``) with the pre-flop fold/call setting and
+    with ``--preflop-raises``. Both are lower bounds on the file's exploitability.
+    """
+    from poker_env_agents.analysis.exploit import (
+        local_best_response,
+        resolve_target,
+        train_best_response,
+    )
+
+    spec = EXPLOIT[name]
+    cfg = CONFIGS_DIR / f"{name}.toml"
+    game = _config_game(cfg)
+    options = _config_options(cfg)
+    out: dict[str, Any] = {"sha256": _sha256(path)}
+    started = time.time()
+    rel = str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+    steps, hands = spec["br"]
+    br = train_best_response(
+        rel,
+        game,
+        options,
+        out=ROOT / "runs" / "best-response" / name,
+        timesteps=steps,
+        seed=seed,
+        hands=hands,
+        name=rel,
+    )
+    print(br, flush=True)
+    out["best_response"] = br.to_dict()
+    out["best_response"]["command"] = (
+        f"python scripts/exploit.py br {game} {rel} --timesteps {steps} --hands {hands}"
+        + "".join(f" --option {k}={v}" for k, v in options.items() if k != "deck" or v != 52)
+    )
+    if "lbr" in spec:
+        out["lbr"] = []
+        for raises in (False, True):
+            target = resolve_target(rel, "holdem", {"num_players": 2}, seed=seed + 1)
+            result = local_best_response(
+                target, hands=spec["lbr"], seed=seed, preflop_raises=raises, name=rel
+            )
+            print(result, flush=True)
+            out["lbr"].append(result.to_dict())
+    out["seconds"] = round(time.time() - started, 1)
+    return out
+
+
+def _config_game(cfg: Path) -> str:
+    import tomllib
+
+    return str(tomllib.loads(cfg.read_text())["game"])
+
+
+def _config_options(cfg: Path) -> dict[str, Any]:
+    import tomllib
+
+    return dict(tomllib.loads(cfg.read_text()).get("options", {}))
+
+
+def add_exploitability(name: str, target: Path, seed: int = 0) -> None:
+    """Measure the shipped ``target`` and add the figures to its ``.eval.json``.
+
+    The table must describe this very file (its ``sha256``): a table of another file
+    is refused, so the figures never land beside a file they were not measured on.
+    """
+    table_path = target.with_suffix(".eval.json")
+    if not table_path.is_file():
+        raise ConfigError(
+            "model", name, f"an evaluated file (no {table_path.name}; run ship_model first)"
+        )
+    table = json.loads(table_path.read_text())
+    if table.get("sha256") != _sha256(target):
+        raise ConfigError(
+            "model",
+            name,
+            f"a {table_path.name} of the shipped file (its sha256 differs: re-evaluate)",
+        )
+    table["exploitability"] = exploitability(name, target, seed=seed)
+    if table["exploitability"]["sha256"] != _sha256(target):
+        raise ConfigError("model", name, "a file left unchanged while it was measured")
+    atomic_write_text(table_path, json.dumps(table, indent=1) + "\n")
+
+
+def _kept_exploitability(target: Path) -> dict[str, Any] | None:
+    """The exploitability figures of the current table, when they are of this file."""
+    table_path = target.with_suffix(".eval.json")
+    if not table_path.is_file():
+        return None
+    old = json.loads(table_path.read_text()).get("exploitability")
+    if isinstance(old, dict) and old.get("sha256") == _sha256(target):
+        return old
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -269,6 +377,17 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="hands per held-out panel bot (default: the model's, 50,000 heads-up)",
     )
+    p.add_argument(
+        "--exploit",
+        action="store_true",
+        help="add the exploitability measures (best response, heads-up LBR) of the shipped "
+        "file to its table, and do nothing else",
+    )
+    p.add_argument(
+        "--no-exploit",
+        action="store_true",
+        help="ship without the exploitability measures (add them later with --exploit)",
+    )
     args = p.parse_args(argv)
     for unit in recover(MODELS_DIR):
         print(f"{MODELS_DIR.relative_to(ROOT)}: undid the unfinished ship of {unit}")
@@ -283,6 +402,16 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     target = MODELS_DIR / f"{args.name}.npz"
     try:
+        if args.exploit:
+            if args.name not in EXPLOIT:
+                raise ConfigError(
+                    "model", args.name, f"one with exploit measures: {', '.join(EXPLOIT)}"
+                )
+            add_exploitability(args.name, target, seed=args.seed)
+            print(
+                f"added the exploitability measures to {target.with_suffix('.eval.json').relative_to(ROOT)}"
+            )
+            return 0
         if not args.eval_only:
             run = train(args.name)
             MODELS_DIR.mkdir(parents=True, exist_ok=True)
@@ -294,10 +423,15 @@ def main(argv: list[str] | None = None) -> int:
             )
             ship_files(MODELS_DIR, args.name, staged, doc)
             print(f"shipped {target.relative_to(ROOT)} ({target.stat().st_size / 1024:.0f} KiB)")
+            if doc is not None and args.name in EXPLOIT and not args.no_exploit:
+                add_exploitability(args.name, target, seed=args.seed)
         elif not target.is_file():
             raise ConfigError("model", args.name, f"a shipped file {target} (train it first)")
         elif not args.no_eval:
             doc = evaluate(args.name, target, seed=args.seed, panel_hands=args.panel_hands)
+            kept = _kept_exploitability(target)
+            if kept is not None:
+                doc["exploitability"] = kept
             atomic_write_text(target.with_suffix(".eval.json"), json.dumps(doc, indent=1) + "\n")
         if not args.no_eval:
             print(f"wrote {target.with_suffix('.eval.json').relative_to(ROOT)}")

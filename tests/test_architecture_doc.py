@@ -33,10 +33,28 @@ def test_the_named_functions_exist() -> None:
             "apply_index",
             "resume_table",
             "observe_agent",
+            "step_row",
+            "HoldemTables",
+            "HoldemParams",
+            "HoldemEnvConfig",
+            "holdem_params",
         ),
-        "poker_env.render.draw": ("draw_picture",),
-        "poker_env.render.red_dog": ("red_dog_picture",),
-        "poker_env.render.holdem": ("holdem_picture",),
+        "poker_env.episode.red_dog": (
+            "RedDogParams",
+            "RedDogEnvConfig",
+            "red_dog_params",
+            "env_reset_table",
+            "env_step_table",
+        ),
+        "poker_env.games.red_dog_kernels": ("RedDogState",),
+        "poker_env.vector.draw": ("DrawTables", "DrawParams", "_agent_row_step"),
+        "poker_env.vector.red_dog": ("_row_step",),
+        "poker_env.episode.outputs": ("StepOutputs",),
+        "poker_env.vector.batch": ("step_rows", "step_chunks"),
+        "poker_env.fastcall": ("KernelEntry",),
+        "poker_env.render.draw": ("draw_picture", "draw_text"),
+        "poker_env.render.red_dog": ("red_dog_picture", "red_dog_text"),
+        "poker_env.render.holdem": ("holdem_picture", "holdem_text"),
         "poker_env.evaluator.equity_batch": ("sample_holdem_equity",),
         "poker_env.episode.options": ("check_illegal_action",),
     }.items():
@@ -45,3 +63,6 @@ def test_the_named_functions_exist() -> None:
             assert hasattr(mod, name), f"{module}.{name}"
     for game in GAMES:
         assert hasattr(importlib.import_module(f"poker_env.episode.{game}"), "observation_fields")
+        # The batch loop's two wrappers, by the same names in every game.
+        vector = importlib.import_module(f"poker_env.vector.{game}")
+        assert hasattr(vector, "_step_all") and hasattr(vector, "_step_threads"), game

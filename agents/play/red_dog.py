@@ -171,9 +171,9 @@ class RedDogSession(Session):
         st = g.state
         while not g.is_over and g.to_act != self.seat:
             q = g.to_act
-            encode_observation(st.ints, st.chips, st.flags, st.hands, st.public, 0, q, self._obs)
+            encode_observation(st, 0, q, self._obs)
             a = int(self.computer.act(self._obs, self._mask))
-            kind, amount = action_to_bet(st.ints, st.chips, 0, a, self._fractions)
+            kind, amount = action_to_bet(st, 0, a, self._fractions)
             if kind < 0:
                 # As the envs do (illegal_action="passive"): the passive action forfeits.
                 kind, amount = int(RedDogAction.FORFEIT), 1

@@ -16,11 +16,11 @@ from numpy.typing import NDArray
 from poker_env.episode import draw as enc
 from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import entry_point
+from poker_env.fastcall import KernelEntry
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
 from poker_env.policy import Policy
-from poker_env.render.draw import draw_picture
+from poker_env.render.draw import draw_picture, draw_text
 
 __all__ = ["DrawMatchEnv", "FiveCardDrawEnv"]
 
@@ -130,8 +130,9 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._num_seen = 0  # records decoded so far this episode
         self._recorded = False  # the driver wrote or updated a record in this call
         self._hand_limit: int | None = None  # DrawMatch-v0: truncated after max_hands
-        self._step_fn: Any = None  # the compiled entries, after their first call
-        self._reset_fn: Any = None
+        # The compiled step's and reset's entries (poker_env.fastcall).
+        self._step_fn = KernelEntry(enc.single_step)
+        self._reset_fn = KernelEntry(enc.single_reset)
 
     # ----- gymnasium API -------------------------------------------------------
     def reset(
@@ -146,12 +147,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._rew.fill(0.0)
         self._rec.fill(0)  # the records are this episode's
         self._last, self._num_seen = None, 0
-        args = (self._ib, self._tt, self._fb, self._obs, self._mask)
-        if self._reset_fn is None:
-            code = enc.single_reset(*args)  # compiles or loads the kernel
-            self._reset_fn = entry_point(enc.single_reset, args)
-        else:
-            code = self._reset_fn(*args)
+        code = self._reset_fn.call(self._ib, self._tt, self._fb, self._obs, self._mask)
         self._recorded = code >= enc.ADV_RECORDED
         code &= enc.ADV_CODE
         if code == enc.ADV_OPP:
@@ -184,12 +180,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         s = self._s
         if s.item(_S_CURSOR) > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
             self._rand.refill_if_low(s)
-        args = (self._ib, self._tt, self._fb, a, False, self._obs, mask)
-        if self._step_fn is None:
-            code = enc.single_step(*args)  # compiles or loads the kernel
-            self._step_fn = entry_point(enc.single_step, args)
-        else:
-            code = self._step_fn(*args)
+        code = self._step_fn.call(self._ib, self._tt, self._fb, a, False, self._obs, mask)
         self._recorded = code >= _ADV_RECORDED
         code &= _ADV_CODE
         if code != _ADV_AGENT:
@@ -223,7 +214,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             return draw_picture(self._s, self.config, self.agent_seat, self.last_hand())
         if self.render_mode != "ansi":
             return None
-        return enc.render_text(self._s, self.config, self.agent_seat, self._rec)
+        return draw_text(self._s, self.config, self.agent_seat, self._rec)
 
     # ----- helpers ---------------------------------------------------------------
 

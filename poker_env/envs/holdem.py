@@ -11,16 +11,14 @@ from gymnasium import spaces
 from numba import njit
 from numpy.typing import NDArray
 
-from poker_env.cards import format_cards
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
-from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import entry_point
+from poker_env.fastcall import KernelEntry
 from poker_env.games import holdem_kernels as K
-from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
+from poker_env.games.holdem import STREET_NAMES, get_holdem_tables
 from poker_env.policy import Policy
-from poker_env.render.holdem import holdem_picture
+from poker_env.render.holdem import holdem_picture, holdem_text
 
 __all__ = ["HoldemEnv", "observation_bounds"]
 
@@ -33,9 +31,9 @@ _RING = 8
 
 @njit(cache=True, _nrt=False)
 def _play_on(  # type: ignore[no-untyped-def]
-    s, rngs, code, reward, params, fractions, escape_p, tables, hands, count
+    s, rngs, code, reward, pr, hands, count
 ):
-    # From resume_table's code on: each decided hand (HAND_OVER, params[P_STOP_AT_HAND_END]
+    # From resume_table's code on: each decided hand (HAND_OVER, P_STOP_AT_HAND_END
     # set) is copied into the ring `hands` (count[0] counts them) before the driver closes
     # it; stops where resume_table stops otherwise. Draws nothing: the same games as
     # without the stops (HoldemVectorEnv never stops).
@@ -44,45 +42,41 @@ def _play_on(  # type: ignore[no-untyped-def]
         for j in range(hands.shape[1]):
             hands[k, j] = s[j]
         count[0] += 1
-        code, r = E.resume_table(s, rngs, 0, params, fractions, escape_p, tables)
+        code, r = E.resume_table(s, rngs, 0, pr)
         reward += r
     return code, reward
 
 
 @njit(cache=True, _nrt=False)
-def _step_agent(  # type: ignore[no-untyped-def]
-    states, rngs, actions, params, fractions, escape_p, tables, obs, masks, hands, count
-):
+def _step_agent(st, pr, actions, obs, masks, hands, count):  # type: ignore[no-untyped-def]
     # The agent's (legal: checked by the caller) action, the play on to his next
     # decision, recording the hands decided meanwhile, and his observation.
-    s = states[0]
+    s = st.rows[0]
     count[0] = 0
-    if E.apply_index(s, actions[0], fractions, tables) != K.OK:
+    if E.apply_index(s, actions[0], pr.fractions, pr.tables) != K.OK:
         return E.ILLEGAL, 0.0
-    code, r = E.resume_table(s, rngs, 0, params, fractions, escape_p, tables)
-    code, r = _play_on(s, rngs, code, r, params, fractions, escape_p, tables, hands, count)
+    code, r = E.resume_table(s, st.rngs, 0, pr)
+    code, r = _play_on(s, st.rngs, code, r, pr, hands, count)
     if code != E.OPPONENT_TURN:
-        E.observe_agent(s, fractions, float(params[E.P_STACK]), obs[0], masks[0])
+        E.observe_agent(s, pr.fractions, float(pr.ints[E.P_STACK]), obs[0], masks[0])
     return code, r
 
 
 @njit(cache=True, _nrt=False)
-def _reset_agent(  # type: ignore[no-untyped-def]
-    states, rngs, params, fractions, escape_p, tables, obs, masks, hands, count
-):
+def _reset_agent(st, pr, obs, masks, hands, count):  # type: ignore[no-untyped-def]
     # E.reset_table (an episode decided before the agent acts, a walk, is dealt again;
     # its hands are not in hands_ended, the walk is counted in the row's walk fields),
     # recording the hands decided before his first decision.
-    s = states[0]
+    s = st.rows[0]
     while True:
         count[0] = 0
-        code = E.reset_table(s, rngs, 0, params, fractions, escape_p, tables)
-        code, r = _play_on(s, rngs, code, 0.0, params, fractions, escape_p, tables, hands, count)
+        code = E.reset_table(s, st.rngs, 0, pr)
+        code, r = _play_on(s, st.rngs, code, 0.0, pr, hands, count)
         if code != E.EPISODE_DONE:
             break
         E.note_walk(s, r)  # a walk: counted, then dealt again
     if code != E.OPPONENT_TURN:
-        E.observe_agent(s, fractions, float(params[E.P_STACK]), obs[0], masks[0])
+        E.observe_agent(s, pr.fractions, float(pr.ints[E.P_STACK]), obs[0], masks[0])
     return code
 
 
@@ -253,32 +247,27 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         equity_samples: int = 200,
         render_mode: str | None = None,
     ) -> None:
-        self.config = HoldemConfig(
-            num_seats=num_players,
+        # Every option checked once, as the batched env checks it.
+        env_config = E.HoldemEnvConfig(
+            num_players=num_players,
+            seat=seat,
+            hands_per_episode=hands_per_episode,
+            raise_fractions=raise_fractions,
+            escape_prob=escape_prob,
+            rules=rules,
             base=base,
             starting_stack=starting_stack,
             max_bet=max_bet,
-            rules=rules,
             penalty_to=penalty_to,
+            evaluator_features=evaluator_features,
+            equity_samples=equity_samples,
+            illegal_action=illegal_action,
         )
-        if self.config.stack <= base:
-            # Stacks all-in from the blinds would never give anyone a decision.
-            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
+        self.env_config = env_config
+        self.config = env_config.table
         n = num_players
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
-            raise ConfigError("seat", seat, f"None or 0..{n - 1}")
-        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
-            raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
-        fr = np.asarray(raise_fractions, dtype=np.float64)
-        if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
-            raise ConfigError(
-                "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
-            )
-        if not 0.0 <= escape_prob <= 1.0:
-            raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
-        self.illegal_action = check_illegal_action(illegal_action)
-        if not isinstance(equity_samples, int) or equity_samples < 1:
-            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
+        fr = env_config.fractions
+        self.illegal_action = illegal_action
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
         if render_mode not in (None, "ansi", "rgb_array"):
@@ -295,19 +284,16 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self.render_mode = render_mode
         self.fractions = fr
         self.escape_prob = float(escape_prob)
-        self.params = np.zeros(E.NUM_PARAMS, dtype=np.int64)
-        self.params[E.P_NUM_PLAYERS] = n
-        self.params[E.P_STACK] = self.config.stack
-        self.params[E.P_HANDS] = hands_per_episode
-        self.params[E.P_SEAT] = -1 if seat is None else seat
-        self.params[E.P_EXTERNAL] = 0 if self._opponents is None else 1
-        # Stop at each decided hand, so that its result reaches info and the render.
-        self.params[E.P_STOP_AT_HAND_END] = 1
         self.hands_per_episode = hands_per_episode
         self.action_space = spaces.Discrete(E.num_actions(fr.size))
         low, high = observation_bounds(n, self.evaluator_features)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self._tables = get_holdem_tables()
+        # Stop at each decided hand, so that its result reaches info and the render.
+        self._params = env_config.params(
+            external=self._opponents is not None, stop_at_hand_end=True, tables=self._tables
+        )
+        self.params = self._params.ints
         self._states = self.config.new_state()[None, :].copy()
         self._base = float(self._states[0, K.BASE])
         # The walk counters (episodes dealt again before the agent acted), a view.
@@ -327,33 +313,29 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self._hands = np.zeros((_RING, K.STATE_SIZE), dtype=np.int64)
         self._hand_count = np.zeros(1, dtype=np.int64)
         self._last_hand: HandResult | None = None
+        # The one table's record, and the compiled step's and reset's arguments.
+        self._table = E.HoldemTables(self._states, self._rngs)
         self._step_args = (
-            self._states,
-            self._rngs,
+            self._table,
+            self._params,
             self._actions,
-            self.params,
-            self.fractions,
-            self.escape_prob,
-            self._tables,
             self._obs,
             self._masks,
             self._hands,
             self._hand_count,
         )
-        self._step_fn: Any = None
+        # The compiled step's and reset's entries (poker_env.fastcall): typing the
+        # records, the evaluator's tables among them, would cost more than a step.
+        self._step_fn = KernelEntry(_step_agent)
         self._reset_args = (
-            self._states,
-            self._rngs,
-            self.params,
-            self.fractions,
-            self.escape_prob,
-            self._tables,
+            self._table,
+            self._params,
             self._obs,
             self._masks,
             self._hands,
             self._hand_count,
         )
-        self._reset_fn: Any = None
+        self._reset_fn = KernelEntry(_reset_agent)
 
     # ------------------------------------------------------------ gymnasium API
     def reset(
@@ -365,19 +347,13 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             # random opponents starts from the env's seeded Generator.
             self._rngs[0] = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
             self._seeded = True
-        if self._reset_fn is None:
-            code = _reset_agent(*self._reset_args)  # compiles or loads the kernel
-            # Typing the evaluator's table tuple costs microseconds a call, more than
-            # a whole step: later calls go to the kernel's entry (poker_env.fastcall).
-            self._reset_fn = entry_point(_reset_agent, self._reset_args)
-        else:
-            code = self._reset_fn(*self._reset_args)
+        code = self._reset_fn.call(*self._reset_args)
         if self._opponents is not None:
             while code == _OPPONENT_TURN:
                 code, r = self._play_opponent()
                 if code == _EPISODE_DONE:  # decided before the agent acts: dealt again
                     E.note_walk(self._states[0], r)
-                    code = self._reset_fn(*self._reset_args)
+                    code = self._reset_fn.call(*self._reset_args)
             self._observe()
         self._done = False
         self._last_hand = None
@@ -407,11 +383,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             # DESIGN.md: a masked-out action of the space plays the passive action.
             a = PASSIVE_ACTION
         self._actions[0] = a
-        if self._step_fn is None:
-            code, reward = _step_agent(*self._step_args)  # compiles or loads the kernel
-            self._step_fn = entry_point(_step_agent, self._step_args)
-        else:
-            code, reward = self._step_fn(*self._step_args)
+        code, reward = self._step_fn.call(*self._step_args)
         if self._opponents is not None:
             while code == _OPPONENT_TURN:
                 code, r = self._play_opponent()
@@ -432,53 +404,7 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             return holdem_picture(s, self.num_players, int(s[E.AGENT]), last=self._last_hand)
         if self.render_mode != "ansi":
             return None
-        return self._ansi()
-
-    def _ansi(self) -> str:
-        """The table as text: the running hand (or the episode's end), then the last
-        decided hand of the episode with its shown hands, names and payouts."""
-        s = self._states[0]
-        agent = int(s[E.AGENT])
-        board = format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or "-"
-        # The env returns at the agent's decision or at the episode's end only.
-        over = s[K.PHASE] != K.PHASE_BETTING
-        if over:
-            lines = ["episode over"]
-        else:
-            pot = int(s[K.COMMIT : K.COMMIT + K.MAX_SEATS].sum() + s[K.POT_EXTRA])
-            lines = [f"{STREET_NAMES[int(s[K.STREET])]}  board: {board}  pot: {pot}"]
-        names = {
-            K.EMPTY: "empty",
-            K.SEATED: "waiting",
-            K.ACTIVE: "in",
-            K.ALLIN: "all-in",
-            K.FOLDED: "folded",
-            K.LEFT: "left",
-        }
-        for q in range(self.num_players):
-            role = (
-                "D"
-                if q == s[K.BUTTON]
-                else ("SB" if q == s[K.SB] else ("BB" if q == s[K.BB] else ""))
-            )
-            # Only the agent's own hole cards: others' are public once shown down
-            # (RULES.md §3 showdown), which the hand's result below lists.
-            cards = (
-                format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2])
-                if q == agent and s[K.HOLE + 2 * q] >= 0
-                else "?? ??"
-            )
-            mark = ">" if q == s[K.TO_ACT] and not over else " "
-            bet = f"  bet {int(s[K.BET + q])}" if not over else ""
-            lines.append(
-                f"{mark} seat {q}{' (you)' if q == agent else ''} {role:<2} {cards}"
-                f"  stack {int(s[K.STACK + q])}{bet}  {names[int(s[K.STATUS + q])]}"
-            )
-        if self._last_hand is not None:
-            # RULES.md §3: the hands shown at the showdown, named, and the pots paid.
-            lines.append("")
-            lines.extend(self._last_hand.lines(agent=agent))
-        return "\n".join(lines)
+        return holdem_text(self._states[0], self.num_players, self._last_hand)
 
     # ------------------------------------------------------------ helpers
     def _info(self, illegal: bool) -> dict[str, Any]:
@@ -563,19 +489,6 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             raise IllegalActionError(
                 a, np.flatnonzero(mask).tolist(), self._street(), f"from the policy of seat {seat}"
             )
-        code, r = E.resume_table(
-            s, self._rngs, 0, self.params, self.fractions, self.escape_prob, self._tables
-        )
-        code, r = _play_on(
-            s,
-            self._rngs,
-            code,
-            r,
-            self.params,
-            self.fractions,
-            self.escape_prob,
-            self._tables,
-            self._hands,
-            self._hand_count,
-        )
+        code, r = E.resume_table(s, self._rngs, 0, self._params)
+        code, r = _play_on(s, self._rngs, code, r, self._params, self._hands, self._hand_count)
         return int(code), float(r)

@@ -10,40 +10,30 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from poker_env.cards import format_cards
-from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     LOG_CAPACITY,
     ActionLog,
-    action_text,
+    RedDogEnvConfig,
     action_to_bet,
     agent_done,
     collect_reward,
     encode_observation,
-    env_reset_logged,
     env_reset_table,
-    env_step_logged,
+    env_step_table,
     new_action_log,
     obs_size,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import entry_point
+from poker_env.fastcall import KernelEntry
 from poker_env.games.red_dog import (
-    F_SEATED,
     I_AGENT,
-    I_DEALER,
-    I_DEALS_DONE,
     I_PHASE,
-    I_POT,
     I_TO_ACT,
     KIND_FORFEIT,
     OK,
     PHASE_BET,
     PHASE_NAMES,
-    PHASE_OVER,
-    PUB_SHOWN,
-    PUB_TURNED,
     RedDogConfig,
     apply_action,
     new_state,
@@ -62,7 +52,7 @@ from poker_env.games.red_dog_kernels import (
     E_WON,
 )
 from poker_env.policy import Policy
-from poker_env.render.red_dog import red_dog_picture
+from poker_env.render.red_dog import red_dog_picture, red_dog_text
 
 __all__ = ["RedDogEnv", "observation_space_for"]
 
@@ -76,16 +66,6 @@ def observation_space_for(config: RedDogConfig) -> spaces.Box:
     high[159 + p] = p - 1
     high[161 + p] = config.num_rounds
     return spaces.Box(low, high, dtype=np.float32)
-
-
-def check_fractions(bet_fractions: Sequence[float]) -> NDArray[np.float64]:
-    """Validate a list of bet fractions (each in [0, 1], at least one)."""
-    fr = np.asarray(bet_fractions, dtype=np.float64)
-    if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
-        raise ConfigError(
-            "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
-        )
-    return fr
 
 
 # The opponents' actions of a step without any: one shared, read-only empty log.
@@ -232,22 +212,25 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         illegal_action: str = "passive",
         render_mode: str | None = None,
     ) -> None:
-        self.illegal_action = check_illegal_action(illegal_action)
-        self.config = RedDogConfig(
+        # Every option checked once, as every Red Dog face checks it.
+        env_config = RedDogEnvConfig(
             num_players=num_players,
             starting_chips=starting_chips,
             ante=ante,
             hand_size=hand_size,
             rounds=rounds,
+            agent_seat=agent_seat,
+            opponent_random_share=opponent_random_share,
+            bet_fractions=bet_fractions,
+            illegal_action=illegal_action,
         )
-        if agent_seat is not None and not 0 <= agent_seat < num_players:
-            raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
-        if not 0.0 <= opponent_random_share <= 1.0:
-            raise ConfigError("opponent_random_share", opponent_random_share, "a number in [0, 1]")
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
-        self.fractions = check_fractions(bet_fractions)
-        self.agent_seat_option = agent_seat
+        self.env_config = env_config
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.rules
+        self.fractions = env_config.fractions
+        self.agent_seat_option = env_config.agent_seat
         self.random_share = float(opponent_random_share)
         self.opponents = self._check_opponents(opponents)
         self.render_mode = render_mode
@@ -266,19 +249,19 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         # self._has_own), then the opponents'; see poker_env.episode.red_dog.
         self._log = new_action_log()
         self._log_row0 = self._log[0]  # a view, made once
-        self._kernel_args = self.config.kernel_args()  # the config is frozen
+        # The compiled driver's parameters, built once (the options are frozen).
+        self.params = env_config.params(builtin=self.opponents is None)
         self._num_logged = 0
         self._has_own = False
         self._own_action = 0
         self._own_p = 0.0
         self._replaced = False
         self._seat = -1
-        # The compiled entries of env_step_logged and env_reset_logged, after their
-        # first calls: later calls skip numba's typing of 14 and 21 arguments
-        # (poker_env.fastcall).
-        self._step_fn: Any = None
-        self._reset_fn: Any = None
-        self._rand_fn: Any = None
+        # The compiled driver's entries (poker_env.fastcall: after the first call,
+        # no typing of the records per call).
+        self._step_fn = KernelEntry(env_step_table)
+        self._reset_fn = KernelEntry(env_reset_table)
+        self._rand_fn = KernelEntry(rand_u64)
 
     def _check_opponents(
         self, opponents: Policy | Sequence[Policy | None] | None
@@ -303,38 +286,20 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         if seed is not None or not self._started:
             super().reset(seed=seed)
             key = np.uint64(self.np_random.integers(0, 2**63, dtype=np.int64))
-        elif self._rand_fn is None:
+        else:
             # The next game continues the table's own stream, as the vector env does.
-            key = np.uint64(rand_u64(st.rng, 0))
-            self._rand_fn = entry_point(rand_u64, (st.rng, 0))
-        else:
-            key = np.uint64(self._rand_fn(st.rng, 0))
+            key = np.uint64(self._rand_fn.call(st.rng, 0))
         self._started = True
-        seat = -1 if self.agent_seat_option is None else self.agent_seat_option
-        if self.opponents is None:
-            args = (
-                *st, 0, key, *self._kernel_args, seat, self.random_share,
-                self.fractions, self._obs, self._log,
-            )  # fmt: skip
-            if self._reset_fn is None:
-                n = env_reset_logged(*args)  # compiles or loads the kernel
-                self._reset_fn = entry_point(env_reset_logged, args)
-            else:
-                n = self._reset_fn(*args)
-        else:
+        n = self._reset_fn.call(st, 0, key, self.params, self._obs, self._log)
+        if self.opponents is not None:
+            # The driver stopped after the deal: the policies play up to the agent's turn.
             while True:
-                env_reset_table(
-                    *st, 0, key, *self.config.kernel_args(), seat, False,
-                    self.random_share, self.fractions, self._obs,
-                )  # fmt: skip
                 n = self._play_opponents(0)
-                if not agent_done(st.ints, st.flags, 0):
-                    encode_observation(
-                        st.ints, st.chips, st.flags, st.hands, st.public, 0, self.agent_seat,
-                        self._obs,
-                    )  # fmt: skip
+                if not agent_done(st, 0):
+                    encode_observation(st, 0, self.agent_seat, self._obs)
                     break
                 key = np.uint64(rand_u64(st.rng, 0))
+                self._reset_fn.call(st, 0, key, self.params, self._obs, self._log)
         self._seat = self.agent_seat
         self._num_logged = int(n)
         self._has_own = False
@@ -376,26 +341,21 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
         if self.opponents is None:
-            args = (*st[:8], 0, a, self.random_share, self.fractions, self._obs, self._log)
-            if self._step_fn is None:
-                status, reward, done, n, p = env_step_logged(*args)  # compiles or loads it
-                self._step_fn = entry_point(env_step_logged, args)
-            else:
-                status, reward, done, n, p = self._step_fn(*args)
+            status, reward, done, n, p = self._step_fn.call(
+                st, 0, a, self.params, self._obs, self._log
+            )
             if status != OK:  # not reached: the index was checked above
                 raise IllegalActionError(a, f"an integer in [0, {self.num_actions})", "bet")
         else:
             p = float(win_probability_kernel(st.ints, st.hands, st.public, 0, self.agent_seat))
-            kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
-            if kind < 0 or apply_action(*st[:8], 0, kind, amount) != OK:
+            kind, amount = action_to_bet(st, 0, a, self.fractions)
+            if kind < 0 or apply_action(st, 0, kind, amount) != OK:
                 raise IllegalActionError(a, f"an integer in [0, {self.num_actions})", "bet")
             self._log[0] = st.events[0]
             n = self._play_opponents(1)
-            reward = collect_reward(st.ints, st.chips, 0)
-            done = bool(agent_done(st.ints, st.flags, 0))
-            encode_observation(
-                st.ints, st.chips, st.flags, st.hands, st.public, 0, self.agent_seat, self._obs
-            )
+            reward = collect_reward(st, 0)
+            done = bool(agent_done(st, 0))
+            encode_observation(st, 0, self.agent_seat, self._obs)
         self._num_logged = int(n)
         self._has_own = True
         self._own_action = a
@@ -416,15 +376,11 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
             policy = self.opponents[s]
             if policy is None:
                 raise ConfigError("opponents", self.opponents, f"a policy for seat {s}")
-            encode_observation(
-                st.ints, st.chips, st.flags, st.hands, st.public, 0, s, self._opp_obs
-            )
+            encode_observation(st, 0, s, self._opp_obs)
             action = policy.act(self._opp_obs.copy(), mask.copy())
             a = as_int(action)
-            kind, amount = (
-                (-1, 0) if a is None else action_to_bet(st.ints, st.chips, 0, a, self.fractions)
-            )
-            if kind < 0 or apply_action(*st[:8], 0, kind, amount) != OK:
+            kind, amount = (-1, 0) if a is None else action_to_bet(st, 0, a, self.fractions)
+            if kind < 0 or apply_action(st, 0, kind, amount) != OK:
                 raise IllegalActionError(
                     action, f"an integer in [0, {mask.size})", "bet", f"opponent at seat {s}"
                 )
@@ -487,50 +443,13 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
             return red_dog_picture(self.state, 0, self.agent_seat, log=log, has_own=self._has_own)
         if self.render_mode != "ansi":
             return None
-        st = self.state
-        seat = self.agent_seat
-        p = self.config.num_players
-        hand = [int(c) for c in st.hands[0, seat] if c >= 0]
-        total = self.config.num_rounds
-        deals_done = int(st.ints[0, I_DEALS_DONE])
-        pot = int(st.ints[0, I_POT])
-        if st.ints[0, I_PHASE] == PHASE_OVER:
-            # deals_done + 1 would name a deal that is never dealt (deal 5/4).
-            chips = [int(c) for c in st.chips[0, :p]]
-            winners = [s for s, c in enumerate(chips) if c == max(chips)]
-            head = (
-                f"game over after {deals_done}/{total} deals  pot {pot}  "
-                f"winner{'s: seats' if len(winners) > 1 else ': seat'} {', '.join(map(str, winners))}"
-            )
-        else:
-            head = (
-                f"deal {min(deals_done + 1, total)}/{total}  "
-                f"dealer seat {int(st.ints[0, I_DEALER])}  pot {pot}"
-            )
-        lines = [
-            head,
-            f"you (seat {seat}): {format_cards(hand)}",
-            f"turned: {format_cards(np.flatnonzero(st.public[0] == PUB_TURNED))}",
-            f"shown:  {format_cards(np.flatnonzero(st.public[0] == PUB_SHOWN))}",
-        ]
-        for s in range(p):
-            here = "" if st.flags[0, s] & F_SEATED else " (left)"
-            lines.append(f"  seat {s}: {int(st.chips[0, s])} chips{here}")
-        lines.extend(self._last_actions_text())
-        return "\n".join(lines) + "\n"
-
-    def _last_actions_text(self) -> list[str]:
-        # Issue 12 §4: what the last step did, also when the next deal has begun
-        # (the turned and shown lines above are this deal's cards only).
-        lines = []
-        own = 1 if self._has_own else 0
-        if self._has_own:
-            text = action_text(self._log[0], you=True)
-            lines.append(f"your last action: {text} (p = {self._own_p:.3f})")
-        kept = min(self._num_logged, LOG_CAPACITY)
-        if kept > own:
-            lines.append("since then:" if self._has_own else "before your first turn:")
-            lines.extend(f"  {action_text(self._log[i])}" for i in range(own, kept))
-            if self._num_logged > kept:
-                lines.append(f"  ... and {self._num_logged - kept} more")
-        return lines
+        return red_dog_text(
+            self.state,
+            0,
+            self.agent_seat,
+            self.config,
+            self._log,
+            self._num_logged,
+            has_own=self._has_own,
+            own_p=self._own_p,
+        )

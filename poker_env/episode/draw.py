@@ -121,7 +121,6 @@ __all__ = [
     "observation_fields",
     "opp_step_row",
     "passive_action",
-    "render_text",
     "reset_row",
     "single_blobs",
     "single_reset",
@@ -880,27 +879,6 @@ def single_reset(
     return int(code) + (ADV_RECORDED if rec[RC_WRITES] != writes else 0)
 
 
-_KIND_WORDS = (
-    "BET",
-    "STAY",
-    "DROP",
-    "RAISE",
-    "DRAW",
-    "CALL",
-    "DISCARD",
-    "BUY_BACK",
-    "SKIP_BUY_BACK",
-)
-_PHASE_WORDS = (
-    "before the draw",
-    "the draw",
-    "after the draw",
-    "hand over",
-    "buy-back",
-    "match over",
-)
-
-
 _HOW_WORDS = {L.HOW_DROP: "drop", L.HOW_SHOWDOWN: "showdown", HOW_ANTE: "ante"}
 
 
@@ -1110,41 +1088,3 @@ def last_hand_lines(d: Mapping[str, Any], seat: int) -> list[str]:
             text += f" and the pot of {d['ante_pot']} left by the tie"
         lines.append(text)
     return lines
-
-
-def render_text(
-    s: NDArray[np.int64],
-    config: DrawConfig,
-    seat: int,
-    rec: NDArray[np.int64] | None = None,
-) -> str:
-    """The table as ``seat`` sees it: the last hand that ended (from the record ring
-    ``rec``, if given), own cards, pot, money, the wardrobe, this hand's actions."""
-    from poker_env.cards import format_cards
-    from poker_env.games.wardrobe import wardrobe_state
-
-    who = ("you", "opponent")
-    hand = format_cards(s[S_HANDS + 5 * seat : S_HANDS + 5 * seat + 5])
-    w = wardrobe_state(s, config.wardrobe)
-    last = last_hand(rec, config) if rec is not None else None
-    lines = [*last_hand_lines(last, seat), ""] if last is not None else []
-    lines += [
-        f"hand {int(s[L.S_HAND_NO])}, {_PHASE_WORDS[int(s[S_PHASE])]}; "
-        f"{'you act first' if s[S_FIRST] == seat else 'opponent acts first'}",
-        f"your cards: {hand}   (slots 1-5)",
-        f"pot: {int(s[S_POT])}   your money: {int(s[S_STACK + seat])}   "
-        f"opponent's money: {int(s[S_STACK + 1 - seat])}",
-        f"{'your' if seat == COMPUTER else 'her'} wardrobe: worn {', '.join(w.worn) or '-'}; "
-        f"at stake {', '.join(w.at_stake) or '-'}; lost {', '.join(w.lost) or '-'}",
-    ]
-    acts = []
-    for j in range(int(s[S_HIST_N])):
-        sj, kj, aj = (int(x) for x in s[S_HIST + 3 * j : S_HIST + 3 * j + 3])
-        text = f"{who[0] if sj == seat else who[1]} {_KIND_WORDS[kj]}"
-        if kj == K_DISCARD:
-            text += f" {aj} card(s)"
-        elif aj:
-            text += f" {aj}"
-        acts.append(text)
-    lines.append("this hand: " + ("; ".join(acts[-6:]) if acts else "-"))
-    return "\n".join(lines) + "\n"

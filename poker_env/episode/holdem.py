@@ -37,15 +37,23 @@ could answer a raise) the engine's all-in is a call, which index 1 already is.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from poker_env.episode.layout import ObsField, fields_from_widths
+from poker_env.episode.options import check_illegal_action
+from poker_env.episode.outputs import StepOutputs
+from poker_env.errors import ConfigError
 from poker_env.evaluator.equity_batch import sample_holdem_equity
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import holdem_kernels as K
 from poker_env.games._bits import popcount
+from poker_env.games.holdem import HoldemConfig
 from poker_env.rng import GOLDEN
 
 __all__ = [
@@ -53,13 +61,18 @@ __all__ = [
     "DEFAULT_FRACTIONS",
     "EPISODE_DONE",
     "OPPONENT_TURN",
+    "HoldemEnvConfig",
+    "HoldemParams",
+    "HoldemTables",
     "action_mask",
     "apply_index",
     "encode",
+    "holdem_params",
     "note_walk",
     "num_actions",
     "obs_size",
     "observation_fields",
+    "play_observed",
     "reset_table",
     "resume_table",
     "step_table",
@@ -98,6 +111,159 @@ ILLEGAL = -1
 OBS_BASE = 110
 NUM_CATEGORIES = 9
 _U = np.uintp  # unsigned array indices (no wraparound code)
+
+
+class HoldemTables(NamedTuple):
+    """The state of N Hold'em tables: row ``i`` of each array is table ``i``.
+
+    Attributes:
+        rows: int64 or int32 (N, K.STATE_SIZE): the table rows
+            (:mod:`poker_env.games.holdem_kernels` names the fields; the env fields
+            from ``K.ENV_FIELDS`` on: ``AGENT``, ``HANDS_LEFT``, the walks...).
+        rngs: uint64 (N,): each table's SplitMix64 stream (:mod:`poker_env.rng`).
+    """
+
+    rows: np.ndarray
+    rngs: np.ndarray
+
+
+class HoldemParams(NamedTuple):
+    """What every table of an env shares, built once from its options.
+
+    Attributes:
+        ints: int64 (NUM_PARAMS,): the driver's settings (``P_NUM_PLAYERS``,
+            ``P_STACK``, ``P_HANDS``, ``P_SEAT``, ``P_EXTERNAL``, ``P_STOP_AT_HAND_END``).
+        fractions: float64: the raise sizes, as pot fractions.
+        escape_p: the chance that an opponent leaves at his turn (RULES.md §3 escape).
+        tables: the evaluator's tables (:func:`poker_env.games.holdem.get_holdem_tables`).
+    """
+
+    ints: np.ndarray
+    fractions: np.ndarray
+    escape_p: float
+    tables: EvalTables
+
+
+def holdem_params(
+    *,
+    num_players: int,
+    stack: int,
+    hands_per_episode: int,
+    seat: int | None,
+    external: bool,
+    stop_at_hand_end: bool,
+    fractions: np.ndarray,
+    escape_p: float,
+    tables: EvalTables,
+) -> HoldemParams:
+    """The :class:`HoldemParams` of an env's (already checked) options."""
+    ints = np.zeros(NUM_PARAMS, dtype=np.int64)
+    ints[P_NUM_PLAYERS] = num_players
+    ints[P_STACK] = stack
+    ints[P_HANDS] = hands_per_episode
+    ints[P_SEAT] = -1 if seat is None else seat
+    ints[P_EXTERNAL] = int(external)
+    ints[P_STOP_AT_HAND_END] = int(stop_at_hand_end)
+    return HoldemParams(
+        ints, np.ascontiguousarray(fractions, dtype=np.float64), float(escape_p), tables
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HoldemEnvConfig:
+    """The options the Hold'em single and batched envs take, checked once.
+
+    Keyword-only and frozen; :meth:`__post_init__` validates every field and raises a
+    :class:`~poker_env.errors.ConfigError` naming the field, the bad value and what
+    is allowed. The envs build it from their keywords and take the compiled driver's
+    parameter record from it (:meth:`params`).
+
+    Attributes:
+        num_players, base, starting_stack, max_bet, rules, penalty_to: the table
+            (:class:`~poker_env.games.holdem.HoldemConfig`, as :attr:`table`).
+        seat: the agent's seat, or None: drawn per episode.
+        hands_per_episode: hands in an episode.
+        raise_fractions: the raise sizes, as pot fractions (:attr:`fractions`).
+        escape_prob: the chance an opponent leaves at his turn (RULES.md §3 escape).
+        evaluator_features, equity_samples: the optional hand category and equity.
+        illegal_action: ``"passive"`` or ``"raise"`` (:mod:`poker_env.episode.options`).
+
+    >>> HoldemEnvConfig(num_players=6).params(external=False, stop_at_hand_end=False, tables=None).ints.tolist()
+    [6, 200, 1, -1, 0, 0]
+    >>> HoldemEnvConfig(hands_per_episode=0)
+    Traceback (most recent call last):
+    ...
+    poker_env.errors.ConfigError: bad config: hands_per_episode=0; allowed: an int >= 1
+    """
+
+    num_players: int = 2
+    seat: int | None = None
+    hands_per_episode: int = 1
+    raise_fractions: Sequence[float] = DEFAULT_FRACTIONS
+    escape_prob: float = 0.0
+    rules: str = "seed"
+    base: int = 2
+    starting_stack: int | None = None
+    max_bet: int | None = None
+    penalty_to: str = "burn"
+    evaluator_features: bool = False
+    equity_samples: int = 200
+    illegal_action: str = "passive"
+
+    # Set by __post_init__ from the fields (not fields themselves).
+    table: HoldemConfig = field(init=False, repr=False, compare=False)
+    fractions: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        table = HoldemConfig(
+            num_seats=self.num_players,
+            base=self.base,
+            starting_stack=self.starting_stack,
+            max_bet=self.max_bet,
+            rules=self.rules,  # type: ignore[arg-type]
+            penalty_to=self.penalty_to,  # type: ignore[arg-type]
+        )
+        if table.stack <= self.base:
+            # Stacks all-in from the blinds would never give anyone a decision.
+            raise ConfigError(
+                "starting_stack", self.starting_stack, f"more than the big blind ({self.base})"
+            )
+        n = self.num_players
+        seat = self.seat
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < n):
+            raise ConfigError("seat", seat, f"None or 0..{n - 1}")
+        if not isinstance(self.hands_per_episode, int) or self.hands_per_episode < 1:
+            raise ConfigError("hands_per_episode", self.hands_per_episode, "an int >= 1")
+        fr = np.asarray(self.raise_fractions, dtype=np.float64)
+        if fr.ndim != 1 or not 0 < fr.size <= MAX_FRACTIONS or np.any(fr <= 0):
+            raise ConfigError(
+                "raise_fractions",
+                self.raise_fractions,
+                "a non-empty sequence of positive pot fractions",
+            )
+        if not 0.0 <= self.escape_prob <= 1.0:
+            raise ConfigError("escape_prob", self.escape_prob, "a probability in [0, 1]")
+        check_illegal_action(self.illegal_action)
+        if not isinstance(self.equity_samples, int) or self.equity_samples < 1:
+            raise ConfigError("equity_samples", self.equity_samples, "an int >= 1")
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "fractions", fr)
+
+    def params(self, *, external: bool, stop_at_hand_end: bool, tables: EvalTables) -> HoldemParams:
+        """The compiled driver's :class:`HoldemParams` (``external``: Python policies
+        play the other seats; ``stop_at_hand_end``: the driver stops at each decided
+        hand, for the single env's hand results)."""
+        return holdem_params(
+            num_players=self.num_players,
+            stack=self.table.stack,
+            hands_per_episode=self.hands_per_episode,
+            seat=self.seat,
+            external=external,
+            stop_at_hand_end=stop_at_hand_end,
+            fractions=self.fractions,
+            escape_p=float(self.escape_prob),
+            tables=tables,
+        )
 
 
 def obs_size(n: int, evaluator_features: bool = False) -> int:
@@ -293,36 +459,29 @@ def _start_next_hand(
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _new_episode(
-    s: np.ndarray, rng: np.ndarray, i: int, params: np.ndarray, tables: EvalTables
-) -> None:
+def _new_episode(s: np.ndarray, rngs: np.ndarray, i: int, pr: HoldemParams) -> None:
+    params = pr.ints
     n = params[P_NUM_PLAYERS]
     K.new_table(s, n, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
     for q in range(n):
         s[K.STATUS + q] = K.SEATED
         s[K.STACK + q] = params[P_STACK]
     seat = params[P_SEAT]
-    s[AGENT] = seat if seat >= 0 else K.rng_below(rng, i, n)
+    s[AGENT] = seat if seat >= 0 else K.rng_below(rngs, i, n)
     s[HANDS_LEFT] = params[P_HANDS]
     s[EP_DONE] = 0
-    _start_next_hand(s, rng, i, True, tables)
+    _start_next_hand(s, rngs, i, True, pr.tables)
 
 
 @njit(cache=True, _nrt=False)
-def resume_table(
-    s: np.ndarray,
-    rng: np.ndarray,
-    i: int,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
-) -> tuple[int, float]:
-    """Play on until the agent must act, an external opponent must act, or the episode ends.
+def resume_table(s: np.ndarray, rngs: np.ndarray, i: int, pr: HoldemParams) -> tuple[int, float]:
+    """Play table row ``s`` (stream ``rngs[i]``) on until the agent must act, an
+    external opponent must act, or the episode ends.
 
     Returns the result code and the agent's reward (chips won or lost in big
     blinds) of the hands finished meanwhile.
     """
+    params, fractions, escape_p, tables = pr.ints, pr.fractions, pr.escape_p, pr.tables
     agent = s[AGENT]
     reward = 0.0
     na = fractions.shape[0] + 4
@@ -344,34 +503,27 @@ def resume_table(
             if s[HANDS_LEFT] <= 0 or s[K.STATUS + agent] != K.SEATED or players < 2:
                 s[EP_DONE] = 1
                 return EPISODE_DONE, reward
-            _start_next_hand(s, rng, i, changed, tables)
+            _start_next_hand(s, rngs, i, changed, tables)
             continue
         p = s[K.TO_ACT]
         if p == agent:
             return AGENT_TURN, reward
-        if escape_p > 0.0 and K.rng_uniform(rng, i) < escape_p:
+        if escape_p > 0.0 and K.rng_uniform(rngs, i) < escape_p:
             K.leave(s, p, tables)  # RULES.md §3 escape, so agents meet it
             continue
         if params[P_EXTERNAL] == 1:
             return OPPONENT_TURN, reward
         cnt = action_mask(s, fractions, mask, amounts)
         # The k-th legal index, from the list action_mask made.
-        pick = s[_U(K.SCR_CHOSEN) + _U(K.rng_below(rng, i, cnt))]
+        pick = s[_U(K.SCR_CHOSEN) + _U(K.rng_below(rngs, i, cnt))]
         # The mask was just computed by K.legal: no second legality query.
         _play_masked(s, pick, na, amounts[_U(pick)], tables, False)
 
 
 @njit(cache=True, _nrt=False)
-def reset_table(
-    s: np.ndarray,
-    rng: np.ndarray,
-    i: int,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
-) -> int:
-    """Start an episode and play on to the agent's first decision (or an external opponent's).
+def reset_table(s: np.ndarray, rngs: np.ndarray, i: int, pr: HoldemParams) -> int:
+    """Start an episode at table row ``s`` (stream ``rngs[i]``) and play on to the
+    agent's first decision (or an external opponent's).
 
     An episode decided before the agent ever acts (a walk) is dealt again; the walks
     are counted in the row's ``WALKS``, ``WALK_CHIPS`` and ``FIRST_WALK_CHIPS`` (kept
@@ -379,9 +531,9 @@ def reset_table(
     """
     walks, chips, first = s[WALKS], s[WALK_CHIPS], s[FIRST_WALK_CHIPS]
     while True:
-        _new_episode(s, rng, i, params, tables)  # clears the env fields
+        _new_episode(s, rngs, i, pr)  # clears the env fields
         s[WALKS], s[WALK_CHIPS], s[FIRST_WALK_CHIPS] = walks, chips, first
-        code, r = resume_table(s, rng, i, params, fractions, escape_p, tables)
+        code, r = resume_table(s, rngs, i, pr)
         if code != EPISODE_DONE:
             return int(code)
         note_walk(s, r)
@@ -400,19 +552,12 @@ def note_walk(s: np.ndarray, reward: float) -> None:
 
 @njit(cache=True, _nrt=False)
 def step_table(
-    s: np.ndarray,
-    rng: np.ndarray,
-    i: int,
-    action: int,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
+    s: np.ndarray, rngs: np.ndarray, i: int, action: int, pr: HoldemParams
 ) -> tuple[int, float]:
     """Apply the agent's discrete ``action`` and play on (see :func:`resume_table`)."""
-    if apply_index(s, action, fractions, tables) != K.OK:
+    if apply_index(s, action, pr.fractions, pr.tables) != K.OK:
         return ILLEGAL, 0.0
-    code, reward = resume_table(s, rng, i, params, fractions, escape_p, tables)
+    code, reward = resume_table(s, rngs, i, pr)
     return code, reward
 
 
@@ -431,209 +576,128 @@ def observe_agent(
 
 
 @njit(cache=True, _nrt=False)
-def batch_reset(
-    states: np.ndarray,
-    rngs: np.ndarray,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
-    obs: np.ndarray,
-    masks: np.ndarray,
-) -> None:
+def batch_reset(st: HoldemTables, pr: HoldemParams, obs: np.ndarray, masks: np.ndarray) -> None:
     """Start an episode on every table (random opponents) and observe the agents."""
-    scale = float(params[P_STACK])
+    scale = float(pr.ints[P_STACK])
+    states = st.rows
     for i in range(states.shape[0]):
-        reset_table(states[i], rngs, i, params, fractions, escape_p, tables)
-        observe_agent(states[i], fractions, scale, obs[i], masks[i])
-
-
-@njit(cache=True, _nrt=False)
-def batch_step(
-    states: np.ndarray,
-    rngs: np.ndarray,
-    actions: np.ndarray,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
-    obs: np.ndarray,
-    masks: np.ndarray,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    final_obs: np.ndarray,
-    autoreset: bool,
-) -> int:
-    """Step every table with its agent's action, random opponents, same-step autoreset.
-
-    Returns -1, or the first table whose action was masked (the caller checks
-    masks first, so this is a guard).
-    """
-    for i in range(states.shape[0]):
-        if not step_row(
-            states,
-            rngs,
-            i,
-            actions,
-            params,
-            fractions,
-            escape_p,
-            tables,
-            obs,
-            masks,
-            rewards,
-            dones,
-            final_obs,
-            autoreset,
-        ):
-            return i
-    return -1
+        reset_table(states[i], st.rngs, i, pr)
+        observe_agent(states[i], pr.fractions, scale, obs[i], masks[i])
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def step_row(
-    states: np.ndarray,
-    rngs: np.ndarray,
-    i: int,
-    actions: np.ndarray,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
-    obs: np.ndarray,
-    masks: np.ndarray,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    final_obs: np.ndarray,
-    autoreset: bool,
-) -> bool:
-    """Table ``i`` of :func:`batch_step`; False if its action was masked (nothing stepped).
+def _final_observation(s: np.ndarray, pr: HoldemParams, final_obs: np.ndarray) -> None:
+    # The agent's last observation of an episode that just ended.
+    encode(s, s[AGENT], float(pr.ints[P_STACK]), final_obs)
+    if final_obs.shape[0] > OBS_BASE + 8 * s[K.NUM_SEATS] + 4:
+        # evaluator features of the final observation (no equity: the hand is over)
+        category_features(s, s[AGENT], pr.tables, final_obs)
 
-    Takes whole batch arrays and a row index (no row views made by the caller), so
-    that a parallel caller does no reference counting per table.
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_observed(
+    s: np.ndarray, rngs: np.ndarray, i: int, a: int, mask: np.ndarray, pr: HoldemParams
+) -> tuple[int, float]:
+    """The agent's action ``a`` played by the ``mask`` of its last observation, then
+    the play on (see :func:`resume_table`); ``ILLEGAL`` (nothing changes) if masked.
+
+    ``mask`` is this row's mask from :func:`observe_agent` at the end of the previous
+    step or reset, and the row's scratch still holds the legality query and the
+    amount of every index from that call (nothing ran on the row since): the action
+    is played without computing them again (:func:`step_table` computes them).
     """
-    s = states[i]
-    scale = float(params[P_STACK])
-    # masks[i] is this row's mask from observe_agent at the end of the previous step
-    # or reset, and the row's scratch still holds the legality query and the amount
-    # of every index from that call (nothing ran on the row since): the agent's
-    # action is played without computing them again.
-    a = actions[i]
-    na = masks.shape[1]
-    if a < 0 or a >= na or masks[i, a] != 1:
-        return False
-    _play_masked(s, a, na, s[K.SCR_AMOUNTS + a], tables, False)
-    code, r = resume_table(s, rngs, i, params, fractions, escape_p, tables)
-    rewards[i] = r
-    dones[i] = code == EPISODE_DONE
-    if dones[i] and autoreset:
-        encode(s, s[AGENT], scale, final_obs[i])
-        if final_obs.shape[1] > OBS_BASE + 8 * s[K.NUM_SEATS] + 4:
-            # evaluator features of the final observation (no equity: the hand is over)
-            category_features(s, s[AGENT], tables, final_obs[i])
-        reset_table(s, rngs, i, params, fractions, escape_p, tables)
-    elif autoreset:
+    na = mask.shape[0]
+    if a < 0 or a >= na or mask[a] != 1:
+        return ILLEGAL, 0.0
+    _play_masked(s, a, na, s[K.SCR_AMOUNTS + a], pr.tables, False)
+    code, reward = resume_table(s, rngs, i, pr)
+    return code, reward
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step_row(i: int, a: int, st: HoldemTables, pr: HoldemParams, out: StepOutputs) -> None:
+    """Table ``i`` of a batch step (:mod:`poker_env.vector.batch`): the agent's action
+    ``a``, random opponents, same-step autoreset. ``out.masks[i]`` must be the mask of
+    the last observation; a masked-out ``a`` steps nothing (the env checks first).
+    """
+    s = st.rows[i]
+    masks = out.masks
+    code, r = play_observed(s, st.rngs, i, a, masks[i], pr)
+    if code == ILLEGAL:
+        return
+    out.rewards[i] = r
+    done = code == EPISODE_DONE
+    out.terms[i] = done
+    if done:
+        _final_observation(s, pr, out.final_obs[i])
+        reset_table(s, st.rngs, i, pr)
+    else:
         # final_obs is a fresh buffer each step: rows of tables still playing are zeros.
-        for j in range(final_obs.shape[1]):
-            final_obs[i, j] = 0.0
-    observe_agent(s, fractions, scale, obs[i], masks[i])
-    return True
+        for j in range(out.final_obs.shape[1]):
+            out.final_obs[i, j] = 0.0
+    observe_agent(s, pr.fractions, float(pr.ints[P_STACK]), out.obs[i], masks[i])
 
 
 # ---------------------------------------------------------------- external opponents
 # When the other seats are played by a Python (batched) policy, the driver stops
-# at each opponent decision (OPPONENT_TURN); these kernels carry the batch on.
+# at each opponent decision (OPPONENT_TURN); these kernels carry the batch on. A
+# table's code is in ``codes`` and ``resetting`` marks the tables whose episode
+# ended in this step (their next episode's first agent decision is still to come).
 
 
 @njit(cache=True, _nrt=False)
 def _after_agent_step(
-    s: np.ndarray,
-    rngs: np.ndarray,
+    st: HoldemTables,
     i: int,
     code: int,
     reward: float,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
+    pr: HoldemParams,
+    out: StepOutputs,
     codes: np.ndarray,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    final_obs: np.ndarray,
     resetting: np.ndarray,
 ) -> None:
+    s = st.rows[i]
     if resetting[i]:
         # Hands played before the next episode's first agent decision are not in the
         # rewards: a walk, counted in the row's walk fields, and dealt again.
         if code == EPISODE_DONE:
             note_walk(s, reward)
-            code = reset_table(s, rngs, i, params, fractions, escape_p, tables)
+            code = reset_table(s, st.rngs, i, pr)
     else:
-        rewards[i] += reward
+        out.rewards[i] += reward
         if code == EPISODE_DONE:
-            dones[i] = True
-            encode(s, s[AGENT], float(params[P_STACK]), final_obs[i])
-            if final_obs.shape[1] > OBS_BASE + 8 * s[K.NUM_SEATS] + 4:
-                category_features(s, s[AGENT], tables, final_obs[i])
-            code = reset_table(s, rngs, i, params, fractions, escape_p, tables)
+            out.terms[i] = True
+            _final_observation(s, pr, out.final_obs[i])
+            code = reset_table(s, st.rngs, i, pr)
             resetting[i] = True
     codes[i] = code
 
 
 @njit(cache=True, _nrt=False)
 def batch_step_external(
-    states: np.ndarray,
-    rngs: np.ndarray,
+    st: HoldemTables,
+    pr: HoldemParams,
     actions: np.ndarray,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
+    out: StepOutputs,
     codes: np.ndarray,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    final_obs: np.ndarray,
     resetting: np.ndarray,
 ) -> None:
     """Apply every agent's action; stop each table at the next decision (same-step autoreset)."""
-    for i in range(states.shape[0]):
-        s = states[i]
+    for i in range(st.rows.shape[0]):
         resetting[i] = False
-        rewards[i] = 0.0
-        dones[i] = False
-        code, r = step_table(s, rngs, i, actions[i], params, fractions, escape_p, tables)
-        _after_agent_step(
-            s,
-            rngs,
-            i,
-            code,
-            r,
-            params,
-            fractions,
-            escape_p,
-            tables,
-            codes,
-            rewards,
-            dones,
-            final_obs,
-            resetting,
-        )
+        out.rewards[i] = 0.0
+        out.terms[i] = False
+        code, r = step_table(st.rows[i], st.rngs, i, actions[i], pr)
+        _after_agent_step(st, i, code, r, pr, out, codes, resetting)
 
 
 @njit(cache=True, _nrt=False)
 def batch_reset_external(
-    states: np.ndarray,
-    rngs: np.ndarray,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
-    codes: np.ndarray,
-    resetting: np.ndarray,
+    st: HoldemTables, pr: HoldemParams, codes: np.ndarray, resetting: np.ndarray
 ) -> None:
     """Start an episode on every table, stopping at the first decision of anyone."""
-    for i in range(states.shape[0]):
-        codes[i] = reset_table(states[i], rngs, i, params, fractions, escape_p, tables)
+    for i in range(st.rows.shape[0]):
+        codes[i] = reset_table(st.rows[i], st.rngs, i, pr)
         resetting[i] = True
 
 
@@ -655,43 +719,22 @@ def observe_to_act(
 
 @njit(cache=True, _nrt=False)
 def batch_opponent_step(
-    states: np.ndarray,
-    rngs: np.ndarray,
+    st: HoldemTables,
+    pr: HoldemParams,
     idx: np.ndarray,
     actions: np.ndarray,
-    params: np.ndarray,
-    fractions: np.ndarray,
-    escape_p: float,
-    tables: EvalTables,
+    out: StepOutputs,
     codes: np.ndarray,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    final_obs: np.ndarray,
     resetting: np.ndarray,
 ) -> int:
     """Apply the opponents' actions at tables ``idx`` and play on; -1 or the first illegal row."""
     for k in range(idx.shape[0]):
         i = idx[k]
-        s = states[i]
-        if apply_index(s, actions[k], fractions, tables) != K.OK:
+        s = st.rows[i]
+        if apply_index(s, actions[k], pr.fractions, pr.tables) != K.OK:
             return k
-        code, r = resume_table(s, rngs, i, params, fractions, escape_p, tables)
-        _after_agent_step(
-            s,
-            rngs,
-            i,
-            code,
-            r,
-            params,
-            fractions,
-            escape_p,
-            tables,
-            codes,
-            rewards,
-            dones,
-            final_obs,
-            resetting,
-        )
+        code, r = resume_table(s, st.rngs, i, pr)
+        _after_agent_step(st, i, code, r, pr, out, codes, resetting)
     return -1
 
 

@@ -12,18 +12,22 @@ test checks against the real observation space.
 
 Total chips = ``num_players * starting_chips``. A seat that left holds 0 chips.
 
-What happened in a step, for the envs' info and render (issue 12 §4): the single
-env's step and reset (:func:`env_step_logged`, :func:`env_reset_logged`) keep
-each action's events row of the rules kernels in an action log
-(:func:`new_action_log`), read as dicts by :func:`action_dict` /
-:class:`ActionLog` and as text by :func:`action_text`. The batched env's step
-(:func:`env_step_table`) keeps none: the same games, nothing extra to write.
+One episode driver serves every face: :func:`env_reset_table` and
+:func:`env_step_table` take the tables' state record
+(:class:`~poker_env.games.red_dog_kernels.RedDogState`), the env's parameter record
+(:class:`RedDogParams`) and an action log. What happened in a step, for the envs'
+info and render (issue 12 §4): the single env passes an action log
+(:func:`new_action_log`) in which each action's events row of the rules kernels is
+kept, read as dicts by :func:`action_dict` / :class:`ActionLog` and as text by
+:func:`action_text`; the batched env passes an empty one and keeps nothing (the
+same calls in the same order, so the same games).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, overload
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 from numba import njit
@@ -31,6 +35,8 @@ from numpy.typing import NDArray
 
 from poker_env.cards import format_cards
 from poker_env.episode.layout import ObsField, fields_from_widths
+from poker_env.episode.options import check_illegal_action
+from poker_env.errors import ConfigError, as_int
 from poker_env.games.red_dog import (
     ERR_KIND,
     F_HAS_BET,
@@ -46,7 +52,6 @@ from poker_env.games.red_dog import (
     I_POT,
     I_ROUNDS,
     I_START_CHIPS,
-    I_TO_ACT,
     KIND_BET,
     KIND_FORFEIT,
     MAX_PLAYERS,
@@ -54,6 +59,7 @@ from poker_env.games.red_dog import (
     PHASE_BET,
     PUB_SHOWN,
     PUB_TURNED,
+    RedDogConfig,
     fraction_bet,
     max_bet,
     new_game,
@@ -75,27 +81,28 @@ from poker_env.games.red_dog_kernels import (
     E_TURNED,
     E_WON,
     NUM_EVENTS,
+    RedDogState,
     apply_action_inline,
-    builtin_decision,
+    keep_events,
 )
 
 __all__ = [
     "DEFAULT_BET_FRACTIONS",
     "LOG_CAPACITY",
     "ActionLog",
+    "RedDogParams",
     "action_dict",
     "action_text",
     "action_to_bet",
     "agent_done",
     "collect_reward",
     "encode_observation",
-    "env_reset_logged",
     "env_reset_table",
-    "env_step_logged",
     "env_step_table",
     "new_action_log",
     "obs_size",
     "observation_fields",
+    "red_dog_params",
 ]
 
 #: FORFEIT, then bets of 1 chip, 1/4, 1/2, 3/4 and all of the largest legal bet.
@@ -235,33 +242,143 @@ def new_action_log() -> NDArray[np.int64]:
     return np.zeros((LOG_CAPACITY, NUM_EVENTS), np.int64)
 
 
+class RedDogParams(NamedTuple):
+    """What every table of an env shares, built once from its options.
+
+    Passed whole to the compiled episode step (a NamedTuple costs nothing inside
+    numba), beside the tables' :class:`~poker_env.games.red_dog_kernels.RedDogState`.
+
+    Attributes:
+        rules: int64 (5,): :meth:`RedDogConfig.kernel_array` (num_players,
+            starting_chips, ante, hand_size, rounds).
+        agent_seat: the agent's seat; -1: drawn from the table's stream per episode.
+        builtin: the compiled default opponent plays the other seats (False: the
+            env's policies do, between calls).
+        random_share: the default opponent's chance of a uniformly random action.
+        fractions: float64: the bet actions, as fractions of the largest legal bet.
+    """
+
+    rules: NDArray[np.int64]
+    agent_seat: int
+    builtin: bool
+    random_share: float
+    fractions: NDArray[np.float64]
+
+
+def red_dog_params(
+    config: RedDogConfig,
+    *,
+    agent_seat: int | None,
+    builtin: bool,
+    random_share: float,
+    fractions: NDArray[np.float64],
+) -> RedDogParams:
+    """The :class:`RedDogParams` of an env's (already checked) options."""
+    return RedDogParams(
+        rules=config.kernel_array(),
+        agent_seat=-1 if agent_seat is None else int(agent_seat),
+        builtin=bool(builtin),
+        random_share=float(random_share),
+        fractions=np.ascontiguousarray(fractions, np.float64),
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class RedDogEnvConfig:
+    """The options every Red Dog face takes (single, batched, multi-agent), checked once.
+
+    Keyword-only and frozen; :meth:`__post_init__` validates every field and raises a
+    :class:`~poker_env.errors.ConfigError` naming the field, the bad value and what
+    is allowed. The faces build it from their keywords and take the compiled
+    driver's parameter record from it (:meth:`params`).
+
+    Attributes:
+        num_players, starting_chips, ante, hand_size, rounds: the rules
+            (:class:`~poker_env.games.red_dog.RedDogConfig`, as :attr:`rules`).
+        agent_seat: the agent's seat, or None: drawn per episode.
+        opponent_random_share: the default opponent's chance of a random action.
+        bet_fractions: the bet actions, as fractions of the largest legal bet.
+        illegal_action: ``"passive"`` or ``"raise"`` (:mod:`poker_env.episode.options`).
+
+    >>> RedDogEnvConfig(num_players=3).params(builtin=True).rules.tolist()
+    [3, 50, 1, 5, 3]
+    >>> RedDogEnvConfig(agent_seat=4)
+    Traceback (most recent call last):
+    ...
+    poker_env.errors.ConfigError: bad config: agent_seat=4; allowed: None or 0..3
+    """
+
+    num_players: int = 4
+    starting_chips: int = 50
+    ante: int = 1
+    hand_size: int = 5
+    rounds: int | None = None
+    agent_seat: int | None = None
+    opponent_random_share: float = 0.2
+    bet_fractions: Sequence[float] = DEFAULT_BET_FRACTIONS
+    illegal_action: str = "passive"
+
+    def __post_init__(self) -> None:
+        check_illegal_action(self.illegal_action)
+        rules = RedDogConfig(
+            num_players=self.num_players,
+            starting_chips=self.starting_chips,
+            ante=self.ante,
+            hand_size=self.hand_size,
+            rounds=self.rounds,
+        )
+        object.__setattr__(self, "rules", rules)
+        n = rules.num_players
+        seat = self.agent_seat
+        if seat is not None:
+            i = as_int(seat)
+            if i is None or not 0 <= i < n:
+                raise ConfigError("agent_seat", seat, f"None or 0..{n - 1}")
+            object.__setattr__(self, "agent_seat", i)
+        share = self.opponent_random_share
+        if (
+            isinstance(share, bool)
+            or not isinstance(share, (int, float, np.integer, np.floating))
+            or not 0.0 <= share <= 1.0
+        ):
+            raise ConfigError("opponent_random_share", share, "a number in [0, 1]")
+        fr = np.asarray(self.bet_fractions, dtype=np.float64)
+        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
+            raise ConfigError(
+                "bet_fractions", tuple(self.bet_fractions), "a non-empty list of numbers in [0, 1]"
+            )
+        object.__setattr__(self, "fractions", fr)
+
+    # Set by __post_init__ from the fields (not fields themselves).
+    rules: RedDogConfig = field(init=False, repr=False, compare=False)
+    fractions: NDArray[np.float64] = field(init=False, repr=False, compare=False)
+
+    def params(self, *, builtin: bool) -> RedDogParams:
+        """The compiled driver's :class:`RedDogParams` (``builtin``: the default
+        opponents play the other seats inside the compiled step)."""
+        return red_dog_params(
+            self.rules,
+            agent_seat=self.agent_seat,
+            builtin=builtin,
+            random_share=float(self.opponent_random_share),
+            fractions=self.fractions,
+        )
+
+
 @njit(cache=True, _nrt=False)
 def encode_observation(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    public: NDArray[np.int8],
-    t: int,
-    s: int,
-    out: NDArray[np.float32],
+    st: RedDogState, t: int, s: int, out: NDArray[np.float32]
 ) -> None:  # pragma: no cover - compiled
     """Write seat ``s``'s observation of table ``t`` into ``out`` (only what ``s`` may know)."""
-    _encode(ints, chips, flags, hands, public, t, s, out)
+    _encode(st, t, s, out)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _encode(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    public: NDArray[np.int8],
-    t: int,
-    s: int,
-    out: NDArray[np.float32],
+    st: RedDogState, t: int, s: int, out: NDArray[np.float32]
 ) -> None:  # pragma: no cover - compiled
     # encode_observation's body, inlined into the env step (a call passes ~50 words).
+    ints, chips, flags, hands, public = st.ints, st.chips, st.flags, st.hands, st.public
     p = ints[t, I_NUM_PLAYERS]
     total = float(p * ints[t, I_START_CHIPS])
     # Every slot is written below (no clearing pass); branch-free selects vectorize.
@@ -302,11 +419,7 @@ def _encode(
 
 @njit(cache=True, _nrt=False, inline="always")
 def action_to_bet(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    t: int,
-    action: int,
-    fractions: NDArray[np.float64],
+    st: RedDogState, t: int, action: int, fractions: NDArray[np.float64]
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """Discrete action -> (kind, amount): 0 FORFEIT, ``k`` a bet of ``fractions[k-1]``
     of the largest legal bet (at least 1 chip). Returns kind -1 for an unknown index."""
@@ -314,263 +427,97 @@ def action_to_bet(
         return KIND_FORFEIT, 1
     if action < 0 or action > fractions.shape[0]:
         return -1, 0
-    return KIND_BET, fraction_bet(fractions[action - 1], max_bet(ints, chips, t))
+    return KIND_BET, fraction_bet(fractions[action - 1], max_bet(st.ints, st.chips, t))
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _agent_done(
-    ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
-) -> bool:  # pragma: no cover
-    return ints[t, I_PHASE] != PHASE_BET or not (flags[t, ints[t, I_AGENT]] & F_SEATED)
+def _agent_done(st: RedDogState, t: int) -> bool:  # pragma: no cover
+    ints = st.ints
+    return ints[t, I_PHASE] != PHASE_BET or not (st.flags[t, ints[t, I_AGENT]] & F_SEATED)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def env_reset_table(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    draw_log: NDArray[np.int64],
+    st: RedDogState,
     t: int,
     key: np.uint64,
-    num_players: int,
-    starting_chips: int,
-    ante: int,
-    hand_size: int,
-    rounds: int,
-    agent_seat: int,
-    builtin: bool,
-    random_share: float,
-    fractions: NDArray[np.float64],
+    pr: RedDogParams,
     out: NDArray[np.float32],
-) -> None:  # pragma: no cover - compiled
-    """Start an episode at table ``t``: a new game, the agent's seat (-1: drawn from the
-    table's stream), the default opponents up to the agent's first turn, its observation.
+    log: NDArray[np.int64],
+) -> int:  # pragma: no cover - compiled
+    """Start an episode at table ``t``: a new game, the agent's seat (drawn from the
+    table's stream where ``pr.agent_seat`` is -1), the default opponents up to the
+    agent's first turn, its observation.
 
-    With ``builtin`` False the opponents are left to the caller and nothing is encoded.
-    A game that ends before the agent's first decision (only possible with tiny
-    stacks) is replaced by the next game of the stream.
+    The default opponents' actions are kept in ``log`` (an action log,
+    :func:`new_action_log`, or an empty one: nothing kept); returns their count.
+    Without ``pr.builtin`` the opponents are left to the caller and nothing is
+    encoded (returns 0). A game that ends before the agent's first decision (only
+    possible with tiny stacks) is replaced by the next game of the stream.
     """
     k = key
+    n = 0
     while True:
-        new_game(
-            ints,
-            chips,
-            flags,
-            hands,
-            deck,
-            public,
-            rng,
-            events,
-            draw_log,
-            t,
-            k,
-            num_players,
-            starting_chips,
-            ante,
-            hand_size,
-            rounds,
-        )
-        seat = agent_seat if agent_seat >= 0 else rand_below(rng, t, num_players)
-        ints[t, I_AGENT] = seat
-        ints[t, I_BASE] = starting_chips  # the first reward includes the first ante
-        if not builtin:
-            return  # the caller's own policies play the other seats, then encode
-        play_builtin_until(
-            ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share, fractions
-        )
-        if not _agent_done(ints, flags, t):
+        new_game(st, t, k, pr.rules)
+        seat = pr.agent_seat if pr.agent_seat >= 0 else rand_below(st.rng, t, pr.rules[0])
+        st.ints[t, I_AGENT] = seat
+        st.ints[t, I_BASE] = pr.rules[1]  # the first reward includes the first ante
+        if not pr.builtin:
+            return 0  # the caller's own policies play the other seats, then encode
+        n = play_builtin_until(st, t, seat, pr.random_share, pr.fractions, log, 0)
+        if not _agent_done(st, t):
             break
-        k = rand_u64(rng, t)
-    _encode(ints, chips, flags, hands, public, t, seat, out)
+        k = rand_u64(st.rng, t)
+    _encode(st, t, seat, out)
+    return int(n)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def env_step_table(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
+    st: RedDogState,
     t: int,
     action: int,
-    random_share: float,
-    fractions: NDArray[np.float64],
+    pr: RedDogParams,
     out: NDArray[np.float32],
-) -> tuple[int, float, bool]:  # pragma: no cover - compiled
+    log: NDArray[np.int64],
+) -> tuple[int, float, bool, int, float]:  # pragma: no cover - compiled
     """The agent plays ``action``; default opponents play until its next turn.
 
+    What happened is kept in ``log`` (or nothing, where it has no rows): row 0 the
+    agent's action, rows 1.. the default opponents' actions up to its next turn.
+
     Returns:
-        (status, reward in antes, done). On a bad status nothing changed.
+        (status, reward in antes, done, actions played (the agent's included; more
+        than ``log``'s rows when the opponents played on after the agent's seat
+        left), the agent's exact win probability when it decided (0 without a log)).
+        On a bad status nothing changed.
     """
-    kind, amount = action_to_bet(ints, chips, t, action, fractions)
+    seat = st.ints[t, I_AGENT]
+    p = win_probability_kernel(st.ints, st.hands, st.public, t, seat) if log.shape[0] else 0.0
+    kind, amount = action_to_bet(st, t, action, pr.fractions)
     if kind < 0:
-        return ERR_KIND, 0.0, False
-    status = apply_action_inline(
-        ints, chips, flags, hands, deck, public, rng, events, t, kind, amount
-    )
+        return ERR_KIND, 0.0, False, 0, p
+    status = apply_action_inline(st, t, kind, amount)
     if status != OK:
-        return status, 0.0, False
-    seat = ints[t, I_AGENT]
-    play_builtin_until(
-        ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share, fractions
-    )
-    reward = collect_reward(ints, chips, t)
-    _encode(ints, chips, flags, hands, public, t, seat, out)
-    return OK, reward, _agent_done(ints, flags, t)
+        return status, 0.0, False, 0, p
+    keep_events(st, t, log, 0)
+    n = play_builtin_until(st, t, seat, pr.random_share, pr.fractions, log, 1)
+    reward = collect_reward(st, t)
+    _encode(st, t, seat, out)
+    return OK, reward, _agent_done(st, t), n, p
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def collect_reward(
-    ints: NDArray[np.int64], chips: NDArray[np.int64], t: int
-) -> float:  # pragma: no cover
+def collect_reward(st: RedDogState, t: int) -> float:  # pragma: no cover
     """Agent's chips won or lost since the last reward, in antes."""
+    ints = st.ints
     seat = ints[t, I_AGENT]
-    reward = float((chips[t, seat] - ints[t, I_BASE]) / ints[t, I_ANTE])
-    ints[t, I_BASE] = chips[t, seat]
+    reward = float((st.chips[t, seat] - ints[t, I_BASE]) / ints[t, I_ANTE])
+    ints[t, I_BASE] = st.chips[t, seat]
     return reward
 
 
 @njit(cache=True, _nrt=False)
-def agent_done(
-    ints: NDArray[np.int64], flags: NDArray[np.int8], t: int
-) -> bool:  # pragma: no cover
+def agent_done(st: RedDogState, t: int) -> bool:  # pragma: no cover
     """Whether the agent's episode is over: game over, or its seat left."""
-    return bool(_agent_done(ints, flags, t))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _keep_events(
-    events: NDArray[np.int64], t: int, log: NDArray[np.int64], n: int
-) -> None:  # pragma: no cover - compiled
-    if n < log.shape[0]:
-        for k in range(NUM_EVENTS):
-            log[n, k] = events[t, k]
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _play_builtin_logged(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    t: int,
-    stop_seat: int,
-    random_share: float,
-    fractions: NDArray[np.float64],
-    log: NDArray[np.int64],
-    n: int,
-) -> int:  # pragma: no cover - compiled
-    # The loop of games.red_dog.play_builtin_until, the same calls in the same order
-    # (so the same random stream and the same games: the vector env, which runs that
-    # loop, is tested equal to the single env, which runs this one), and each action's
-    # events row kept in ``log`` from row ``n`` on. Returns the new row count.
-    while ints[t, I_PHASE] == PHASE_BET and ints[t, I_TO_ACT] != stop_seat:
-        kind, amount = builtin_decision(ints, chips, hands, public, rng, t, random_share, fractions)
-        apply_action_inline(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
-        _keep_events(events, t, log, n)
-        n += 1
-    return n
-
-
-@njit(cache=True, _nrt=False)
-def env_step_logged(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    t: int,
-    action: int,
-    random_share: float,
-    fractions: NDArray[np.float64],
-    out: NDArray[np.float32],
-    log: NDArray[np.int64],
-) -> tuple[int, float, bool, int, float]:  # pragma: no cover - compiled
-    """:func:`env_step_table` that also tells what happened, for the single env's info
-    and render: row 0 of ``log`` is the agent's action, rows 1.. the default opponents'
-    actions up to its next turn.
-
-    Returns:
-        (status, reward in antes, done, actions logged (the agent's included; more than
-        ``log``'s rows when the opponents played on after the agent's seat left), the
-        agent's exact win probability when it decided). On a bad status nothing changed.
-    """
-    seat = ints[t, I_AGENT]
-    p = win_probability_kernel(ints, hands, public, t, seat)
-    kind, amount = action_to_bet(ints, chips, t, action, fractions)
-    if kind < 0:
-        return ERR_KIND, 0.0, False, 0, p
-    status = apply_action_inline(
-        ints, chips, flags, hands, deck, public, rng, events, t, kind, amount
-    )
-    if status != OK:
-        return status, 0.0, False, 0, p
-    _keep_events(events, t, log, 0)
-    n = _play_builtin_logged(
-        ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share,
-        fractions, log, 1,
-    )  # fmt: skip
-    reward = collect_reward(ints, chips, t)
-    _encode(ints, chips, flags, hands, public, t, seat, out)
-    return OK, reward, _agent_done(ints, flags, t), n, p
-
-
-@njit(cache=True, _nrt=False)
-def env_reset_logged(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    draw_log: NDArray[np.int64],
-    t: int,
-    key: np.uint64,
-    num_players: int,
-    starting_chips: int,
-    ante: int,
-    hand_size: int,
-    rounds: int,
-    agent_seat: int,
-    random_share: float,
-    fractions: NDArray[np.float64],
-    out: NDArray[np.float32],
-    log: NDArray[np.int64],
-) -> int:  # pragma: no cover - compiled
-    """:func:`env_reset_table` with the default opponents, keeping their actions before
-    the agent's first turn in ``log`` ; returns their
-    count. The same calls in the same order, so the same games."""
-    k = key
-    while True:
-        env_reset_table(
-            ints, chips, flags, hands, deck, public, rng, events, draw_log, t, k, num_players,
-            starting_chips, ante, hand_size, rounds, agent_seat, False, random_share,
-            fractions, out,
-        )  # fmt: skip
-        seat = ints[t, I_AGENT]
-        n = _play_builtin_logged(
-            ints, chips, flags, hands, deck, public, rng, events, t, seat, random_share,
-            fractions, log, 0,
-        )  # fmt: skip
-        if not _agent_done(ints, flags, t):
-            break
-        k = rand_u64(rng, t)
-    _encode(ints, chips, flags, hands, public, t, seat, out)
-    return int(n)
+    return bool(_agent_done(st, t))

@@ -276,8 +276,9 @@ class _HandLog:
     deck: list[int]
     records: list[ActionRecord] = field(default_factory=list)
     # What the hand came to, kept when it is closed (joins, leavers' departures and
-    # busted players change the table after that): the claims of hand_record.
-    end: dict[str, Any] | None = None
+    # busted players change the table after that): the table row as it was then, from
+    # which hand_record reads its claims (kept raw: most hands are never recorded).
+    end: NDArray[np.int64] | None = None
     # The bank (penalties burned) before the hand: ``bank`` in a record is the total.
     start_bank: int = 0
 
@@ -422,22 +423,22 @@ class HoldemGame:
     def _close_hand(self) -> None:
         if self.phase == "over":
             if self._log is not None and self._log.end is None:
-                self._log.end = self._claims()
+                self._log.end = self.state.copy()
             # RULES.md §3: busted players cannot post and leave the table.
             if K.finish_hand(self.state, True):
                 self._changed = True
 
     def stacks(self) -> list[int]:
         """Chips behind, per seat (0 for empty seats)."""
-        return [int(x) for x in self.state[K.STACK : K.STACK + self.config.num_seats]]
+        return self.state[K.STACK : K.STACK + self.config.num_seats].tolist()  # type: ignore[no-any-return]
 
     def bets(self) -> list[int]:
         """Chips put in during the current betting round, per seat."""
-        return [int(x) for x in self.state[K.BET : K.BET + self.config.num_seats]]
+        return self.state[K.BET : K.BET + self.config.num_seats].tolist()  # type: ignore[no-any-return]
 
     def committed(self) -> list[int]:
         """Chips put in during the whole hand, per seat."""
-        return [int(x) for x in self.state[K.COMMIT : K.COMMIT + self.config.num_seats]]
+        return self.state[K.COMMIT : K.COMMIT + self.config.num_seats].tolist()  # type: ignore[no-any-return]
 
     @property
     def pot(self) -> int:
@@ -501,7 +502,7 @@ class HoldemGame:
     @property
     def payouts(self) -> list[int]:
         """Chips each seat took from the pots this hand (after the hand is over)."""
-        return [int(x) for x in self.state[K.WON : K.WON + self.config.num_seats]]
+        return self.state[K.WON : K.WON + self.config.num_seats].tolist()  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ hands
     def start_hand(
@@ -550,9 +551,9 @@ class HoldemGame:
         log = _HandLog(
             start_stacks=self.stacks(),
             start_bank=self.bank,
-            seated=[self._status(q) == K.SEATED for q in range(self.config.num_seats)],
+            seated=(self.state[K.STATUS : K.STATUS + self.config.num_seats] == K.SEATED).tolist(),
             button=int(button),
-            deck=[int(c) for c in deck_arr],
+            deck=np.asarray(deck_arr, dtype=np.int64).tolist(),
         )
         code = K.start_hand(self.state, deck_arr, int(button), self._tables)
         if code != K.OK:
@@ -576,22 +577,23 @@ class HoldemGame:
 
     def legal_actions(self) -> LegalActions:
         """The seat to act's legal actions with amount bounds."""
-        lg = np.empty(K.LEGAL_SIZE, dtype=np.int64)
-        K.legal(self.state, lg)
+        arr = np.empty(K.LEGAL_SIZE, dtype=np.int64)
+        K.legal(self.state, arr)
+        lg = arr.tolist()  # Python ints: cheaper to read one by one than numpy scalars
         can_raise = bool(lg[K.L_CAN_RAISE])
-        seat = int(lg[K.L_SEAT])
-        allin_to = int(lg[K.L_ALLIN_TO])
+        seat = lg[K.L_SEAT]
+        allin_to = lg[K.L_ALLIN_TO]
         # RULES.md §3: with raising closed the all-in stops at the current bet (a call);
         # a stack that does not cover the call is a true all-in for less.
         stack = int(self.state[K.STACK + seat]) if seat >= 0 else 0
         bet = int(self.state[K.BET + seat]) if seat >= 0 else 0
         return LegalActions(
-            seat=int(lg[K.L_SEAT]),
+            seat=seat,
             street=self.street,
             can_fold=bool(lg[K.L_CAN_FOLD]),
-            call_amount=int(lg[K.L_CALL]),
-            min_raise_to=int(lg[K.L_MIN_TO]) if can_raise else None,
-            max_raise_to=int(lg[K.L_MAX_TO]) if can_raise else None,
+            call_amount=lg[K.L_CALL],
+            min_raise_to=lg[K.L_MIN_TO] if can_raise else None,
+            max_raise_to=lg[K.L_MAX_TO] if can_raise else None,
             can_all_in=bool(lg[K.L_CAN_ALLIN]),
             all_in_to=allin_to,
             all_in_is_call=seat >= 0 and allin_to < bet + stack,
@@ -816,22 +818,28 @@ class HoldemGame:
                 for r in self._log.records
             ],
             # What the hand came to (final_stacks, bank, result), checked by the replay.
-            **(self._log.end if self._log.end is not None else self._claims()),
+            **self._claims(self._log.end),
         }
 
-    def _claims(self) -> dict[str, Any]:
-        # The claims of a hand record: a replay must give the same.
-        over = self.phase == "over"
+    def _claims(self, row: NDArray[np.int64] | None = None) -> dict[str, Any]:
+        # The claims of a hand record: a replay must give the same. ``row``: the
+        # table as the hand closed (default: as it is now); read as the properties
+        # stacks(), bank, phase, street, board(), pot, to_act and payouts read it.
+        st = self.state if row is None else row
+        n = self.config.num_seats
+        phase = ("idle", "betting", "over")[int(st[K.PHASE])]
+        betting = phase == "betting"
+        pot = int(st[K.COMMIT : K.COMMIT + K.MAX_SEATS].sum() + st[K.POT_EXTRA]) if betting else 0
         return {
-            "final_stacks": self.stacks(),
-            "bank": self.bank,
+            "final_stacks": st[K.STACK : K.STACK + n].tolist(),
+            "bank": int(st[K.BANK]),
             "result": {
-                "phase": self.phase,
-                "street": self.street,
-                "board": self.board(),
-                "pot": self.pot,
-                "to_act": self.to_act,
-                "payouts": self.payouts if over else None,
+                "phase": phase,
+                "street": STREET_NAMES[int(st[K.STREET])],
+                "board": format_cards(st[K.BOARD : K.BOARD + int(st[K.NUM_BOARD])]),
+                "pot": pot,
+                "to_act": int(st[K.TO_ACT]) if betting else -1,
+                "payouts": st[K.WON : K.WON + n].tolist() if phase == "over" else None,
             },
         }
 

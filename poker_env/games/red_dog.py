@@ -34,6 +34,7 @@ from enum import IntEnum
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from poker_env.cards import format_card, format_cards
 from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
@@ -222,7 +223,7 @@ class RedDogConfig:
         return self.num_players if self.rounds is None else int(self.rounds)
 
     def kernel_args(self) -> tuple[int, int, int, int, int]:
-        """(num_players, starting_chips, ante, hand_size, rounds) for :func:`new_game`."""
+        """(num_players, starting_chips, ante, hand_size, rounds): the rules of :func:`new_game`."""
         return (
             int(self.num_players),
             int(self.starting_chips),
@@ -230,6 +231,10 @@ class RedDogConfig:
             int(self.hand_size),
             self.num_rounds,
         )
+
+    def kernel_array(self) -> NDArray[np.int64]:
+        """:meth:`kernel_args` as the int64 array :func:`new_game` takes (``rules``)."""
+        return np.array(self.kernel_args(), np.int64)
 
 
 @dataclass(frozen=True)
@@ -371,7 +376,7 @@ class RedDogGame:
         self.history: list[Record] = []
         self._actions: list[list[int]] = []
         st = self.state
-        new_game(*st, 0, np.uint64(self.key), *self.config.kernel_args())
+        new_game(st, 0, np.uint64(self.key), self.config.kernel_array())
         n = int(st.ints[0, I_DRAWN])
         self.history.append(
             DrawRecord(
@@ -556,7 +561,7 @@ class RedDogGame:
             raise IllegalActionError(shown, self.legal_actions(), self.phase, reason)
         seat = self.to_act
         chips_before, pot_before = int(st.chips[0, seat]), self.pot
-        apply_action(*st[:8], 0, int(kind), int(amount))
+        apply_action(st, 0, int(kind), int(amount))
         self._actions.append([int(kind), int(amount)])
         ev = st.events[0]
         # The record's chips_after and pot_after are both taken when the action is

@@ -356,24 +356,29 @@ def clear_events(events: NDArray[np.int64], t: int) -> None:  # pragma: no cover
 
 @njit(cache=True, _nrt=False)
 def new_game(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    draw_log: NDArray[np.int64],
-    t: int,
-    key: np.uint64,
-    num_players: int,
-    starting_chips: int,
-    ante: int,
-    hand_size: int,
-    rounds: int,
+    st: RedDogState, t: int, key: np.uint64, rules: NDArray[np.int64]
 ) -> None:  # pragma: no cover - compiled
-    """Start a game at table ``t`` from the random ``key``: draw, first ante, first deal."""
+    """Start a game at table ``t`` from the random ``key``: draw, first ante, first deal.
+
+    ``rules`` is :meth:`RedDogConfig.kernel_args` as int64: (num_players,
+    starting_chips, ante, hand_size, rounds).
+    """
+    ints, chips, flags, hands, deck, public = (
+        st.ints,
+        st.chips,
+        st.flags,
+        st.hands,
+        st.deck,
+        st.public,
+    )
+    rng, events, draw_log = st.rng, st.events, st.draw_log
+    num_players, starting_chips, ante, hand_size, rounds = (
+        rules[0],
+        rules[1],
+        rules[2],
+        rules[3],
+        rules[4],
+    )
     clear_events(events, t)
     rng[t] = key
     for k in range(NUM_INTS):
@@ -462,21 +467,20 @@ def _bet_to_come(
 
 @njit(cache=True, _nrt=False, inline="always")
 def apply_action_inline(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    t: int,
-    kind: int,
-    amount: int,
+    st: RedDogState, t: int, kind: int, amount: int
 ) -> int:  # pragma: no cover - compiled
     """:func:`apply_action`'s body, inlined into its callers (the opponents' loop and the
     env step): a call passes 7 to 11 words per array (about 70), a large share of a
     cheap action."""
+    ints, chips, flags, hands, deck, public = (
+        st.ints,
+        st.chips,
+        st.flags,
+        st.hands,
+        st.deck,
+        st.public,
+    )
+    rng, events = st.rng, st.events
     status = int(check_action(ints, chips, t, kind, amount))
     if status != OK:
         return status
@@ -563,26 +567,14 @@ def apply_action_inline(
 
 @njit(cache=True, _nrt=False)
 def apply_action(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    t: int,
-    kind: int,
-    amount: int,
+    st: RedDogState, t: int, kind: int, amount: int
 ) -> int:  # pragma: no cover - compiled
     """The seat to act at table ``t`` forfeits or bets ``amount``; returns a status code.
 
     Resolves the turned card, refills an empty pot, removes broke players, passes
     the deal and ends the game as RULES.md §2 says. Nothing changes on a bad code.
     """
-    return int(
-        apply_action_inline(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
-    )
+    return int(apply_action_inline(st, t, kind, amount))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -640,20 +632,14 @@ def fraction_bet(fraction: float, largest_bet: int) -> int:  # pragma: no cover 
 
 @njit(cache=True, _nrt=False, inline="always")
 def builtin_decision(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    hands: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    t: int,
-    random_share: float,
-    fractions: NDArray[np.float64],
+    st: RedDogState, t: int, random_share: float, fractions: NDArray[np.float64]
 ) -> tuple[int, int]:  # pragma: no cover - compiled
     """The default opponent: with chance ``random_share`` a uniformly random action of
     the env's discrete set (FORFEIT or a bet fraction), else the reference bet.
 
     Returns (kind, amount).
     """
+    ints, chips, rng = st.ints, st.chips, st.rng
     s = ints[t, I_TO_ACT]
     largest = max_bet(ints, chips, t)
     if random_share > 0.0 and rand_float(rng, t) < random_share:
@@ -661,29 +647,43 @@ def builtin_decision(
         if a == 0:
             return KIND_FORFEIT, 1
         return KIND_BET, fraction_bet(fractions[a - 1], largest)
-    p = win_probability_kernel(ints, hands, public, t, s)
+    p = win_probability_kernel(ints, st.hands, st.public, t, s)
     return KIND_BET, reference_bet(p, largest)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
+def keep_events(
+    st: RedDogState, t: int, log: NDArray[np.int64], n: int
+) -> None:  # pragma: no cover - compiled
+    """Copy table ``t``'s events row (what the last action did) into row ``n`` of
+    ``log``, if it has that row (an empty log keeps nothing)."""
+    if n < log.shape[0]:
+        for k in range(NUM_EVENTS):
+            log[n, k] = st.events[t, k]
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def play_builtin_until(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
+    st: RedDogState,
     t: int,
     stop_seat: int,
     random_share: float,
     fractions: NDArray[np.float64],
-) -> None:  # pragma: no cover - compiled
-    """Let the default opponent play every seat until ``stop_seat`` is to act or the game ends."""
+    log: NDArray[np.int64],
+    n: int,
+) -> int:  # pragma: no cover - compiled
+    """Let the default opponent play every seat until ``stop_seat`` is to act or the game ends.
+
+    Each action's events row is kept in ``log`` from row ``n`` on, while it has rows
+    (pass an empty log to keep none). Returns ``n`` plus the actions played.
+    """
+    ints = st.ints
     while ints[t, I_PHASE] == PHASE_BET and ints[t, I_TO_ACT] != stop_seat:
-        kind, amount = builtin_decision(ints, chips, hands, public, rng, t, random_share, fractions)
-        apply_action_inline(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
+        kind, amount = builtin_decision(st, t, random_share, fractions)
+        apply_action_inline(st, t, kind, amount)
+        keep_events(st, t, log, n)
+        n += 1
+    return n
 
 
 @njit(cache=True)  # allocates its output, so it keeps numba's reference counting

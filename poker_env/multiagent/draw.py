@@ -45,7 +45,7 @@ from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionErr
 from poker_env.fastcall import entry_point
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
-from poker_env.render.draw import draw_picture
+from poker_env.render.draw import draw_picture, draw_text
 
 __all__ = ["DrawAECEnv", "env"]
 
@@ -249,7 +249,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
             return draw_picture(self._s, self.config, seat, enc.last_hand(self._rec, self.config))
         if self.render_mode != "ansi":
             return None
-        return enc.render_text(self._s, self.config, AGENTS.index(self.agent_selection), self._rec)
+        return draw_text(self._s, self.config, AGENTS.index(self.agent_selection), self._rec)
 
     def close(self) -> None:
         pass

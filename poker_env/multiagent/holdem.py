@@ -212,8 +212,15 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             else:
                 self._mask_fn(*args)
             self._legal_seat = int(s[K.TO_ACT])
-        for a in self.agents:
-            self.infos[a]["action_mask"] = self._mask(a)
+        # One block for all the agents' masks (each its own row), zeros but the
+        # seat to act's.
+        agents = self.agents
+        masks = np.zeros((len(agents), self._na), dtype=np.int8)
+        infos, seats, legal_seat = self.infos, self._seat, self._legal_seat
+        for a, row in zip(agents, masks, strict=True):
+            if seats[a] == legal_seat:
+                row[:] = self._legal
+            infos[a]["action_mask"] = row
 
     def _mask(self, agent: str) -> NDArray[np.int8]:
         # The seat to act while betting: its legal actions; every other seat: zeros.
@@ -277,7 +284,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             self.infos[name]["hands_ended"] = ended
         self._accumulate_rewards()
         self._select()
-        if any(self.terminations[a] for a in self.agents):
+        if any(self.terminations.values()):  # keyed by self.agents
             self._deads_step_first()
 
     def _end_hand(self) -> tuple[HandResult, ...]:

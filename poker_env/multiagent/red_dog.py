@@ -11,9 +11,9 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils import AgentSelector
 
-from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    RedDogEnvConfig,
     action_dict,
     action_text,
     action_to_bet,
@@ -21,7 +21,14 @@ from poker_env.episode.red_dog import (
     obs_size,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.games.red_dog import F_SEATED, KIND_FORFEIT, RedDogConfig, RedDogGame
+from poker_env.games.red_dog import (
+    F_SEATED,
+    I_PHASE,
+    I_TO_ACT,
+    KIND_FORFEIT,
+    PHASE_OVER,
+    RedDogGame,
+)
 from poker_env.render.red_dog import red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
@@ -79,19 +86,19 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.illegal_action = check_illegal_action(illegal_action)
-        self.config = RedDogConfig(
+        # The options RedDogEnv takes, checked as it checks them.
+        env_config = RedDogEnvConfig(
             num_players=num_players,
             starting_chips=starting_chips,
             ante=ante,
             hand_size=hand_size,
             rounds=rounds,
+            bet_fractions=bet_fractions,
+            illegal_action=illegal_action,
         )
-        fr = np.asarray(bet_fractions, dtype=np.float64)
-        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
-            raise ConfigError(
-                "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
-            )
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.rules
+        fr = env_config.fractions
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
         self.fractions = fr
@@ -159,7 +166,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         seat = self.agent_name_mapping[agent]
         st = self.game.state
         obs = np.zeros(self._obs_size, np.float32)
-        encode_observation(st.ints, st.chips, st.flags, st.hands, st.public, 0, seat, obs)
+        encode_observation(st, 0, seat, obs)
         return {"observation": obs, "action_mask": self._mask(seat)}
 
     def _mask(self, seat: int) -> NDArray[np.int8]:
@@ -204,7 +211,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
         st = self.game.state
-        kind, amount = action_to_bet(st.ints, st.chips, 0, a, self.fractions)
+        kind, amount = action_to_bet(st, 0, a, self.fractions)
         assert seat == self.game.to_act
         p = self.game.win_probability(seat)
         self.game.act(kind, amount)
@@ -222,22 +229,27 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
 
     def _update_after_action(self, collect: bool = True) -> None:
         assert self.game is not None
-        chips = self.game.chips
-        seated = set(self.game.seated)
-        over = self.game.is_over
-        self._act_seat = -1 if over else int(self.game.to_act)
+        st = self.game.state
+        p = self.config.num_players
+        # The game's chips, seated and is_over, read from its state once.
+        chips = st.chips[0, :p].tolist()
+        flags = st.flags[0, :p].tolist()
+        over = bool(st.ints[0, I_PHASE] == PHASE_OVER)
+        self._act_seat = -1 if over else int(st.ints[0, I_TO_ACT])
+        ante, base, log = self.config.ante, self._base, self._actions_log
+        rewards, terminations, infos = self.rewards, self.terminations, self.infos
         for a in self.agents:
             s = self.agent_name_mapping[a]
             if collect:  # the first ante is charged with the first step
-                self.rewards[a] = (chips[s] - self._base[s]) / self.config.ante
-                self._base[s] = chips[s]
-            if over or s not in seated:
-                self.terminations[a] = True
-            self.infos[a] = {
+                rewards[a] = (chips[s] - base[s]) / ante
+                base[s] = chips[s]
+            if over or not flags[s] & F_SEATED:
+                terminations[a] = True
+            infos[a] = {
                 "action_mask": self._mask(s),
                 "illegal_action": self._replaced[s],
                 "last_bet": self._last_own[s],
-                "opponent_actions": tuple(self._actions_log[self._since[s] :]),
+                "opponent_actions": tuple(log[self._since[s] :]),
             }
         if not over:
             self.agent_selection = self.possible_agents[self._act_seat]

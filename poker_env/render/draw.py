@@ -1,4 +1,4 @@
-"""The five-card draw table from one seat's view (``render_mode="rgb_array"``).
+"""The five-card draw table from one seat's view: the picture (``render_mode="rgb_array"``) and the text (``"ansi"``).
 
 Over the one canvas (:mod:`poker_env.render.canvas`): the viewing seat's cards face up,
 the opponent's face down until a showdown, her wardrobe, the last hand.
@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from poker_env.cards import parse_cards
+from poker_env.cards import format_cards, parse_cards
+from poker_env.episode.draw import last_hand, last_hand_lines
 from poker_env.evaluator import describe_hand
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig
@@ -22,7 +23,7 @@ from poker_env.render import canvas as P
 if TYPE_CHECKING:
     pass
 
-__all__ = ["draw_picture"]
+__all__ = ["draw_picture", "draw_text"]
 
 
 # ============================================================================ draw
@@ -316,3 +317,52 @@ def _last_hand_box(
     for note in notes[: max(0, (y0 + h - y - 4) // 12)]:
         P.draw_text(img, x0 + 10, y + 2, P.fit(note, w - 20, 1), P.TEXT, 1)
         y += 12
+
+
+_KIND_WORDS = (
+    "BET",
+    "STAY",
+    "DROP",
+    "RAISE",
+    "DRAW",
+    "CALL",
+    "DISCARD",
+    "BUY_BACK",
+    "SKIP_BUY_BACK",
+)
+
+
+def draw_text(
+    s: NDArray[np.int64],
+    config: DrawConfig,
+    seat: int,
+    rec: NDArray[np.int64] | None = None,
+) -> str:
+    """The table as ``seat`` sees it (``render_mode="ansi"``): the last hand that ended
+    (from the record ring ``rec``, if given), own cards, pot, money, the wardrobe, this
+    hand's actions."""
+    who = ("you", "opponent")
+    hand = format_cards(s[L.S_HANDS + 5 * seat : L.S_HANDS + 5 * seat + 5])
+    w = wardrobe_state(s, config.wardrobe)
+    last = last_hand(rec, config) if rec is not None else None
+    lines = [*last_hand_lines(last, seat), ""] if last is not None else []
+    lines += [
+        f"hand {int(s[L.S_HAND_NO])}, {_DRAW_PHASES[int(s[L.S_PHASE])]}; "
+        f"{'you act first' if s[L.S_FIRST] == seat else 'opponent acts first'}",
+        f"your cards: {hand}   (slots 1-5)",
+        f"pot: {int(s[L.S_POT])}   your money: {int(s[L.S_STACK + seat])}   "
+        f"opponent's money: {int(s[L.S_STACK + 1 - seat])}",
+        f"{'your' if seat == L.COMPUTER else 'her'} wardrobe: worn {', '.join(w.worn) or '-'}; "
+        f"at stake {', '.join(w.at_stake) or '-'}; lost {', '.join(w.lost) or '-'}",
+    ]
+    acts = []
+    for j in range(int(s[L.S_HIST_N])):
+        sj, kj, aj = (int(x) for x in s[L.S_HIST + 3 * j : L.S_HIST + 3 * j + 3])
+        text = f"{who[0] if sj == seat else who[1]} {_KIND_WORDS[kj]}"
+        if kj == L.K_DISCARD:
+            text += f" {aj} card(s)"
+        elif aj:
+            text += f" {aj}"
+        acts.append(text)
+    lines.append("this hand: " + ("; ".join(acts[-6:]) if acts else "-"))
+    return "\n".join(lines) + "\n"

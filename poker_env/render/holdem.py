@@ -1,4 +1,4 @@
-"""The Hold'em table from one seat's view (``render_mode="rgb_array"``).
+"""The Hold'em table from one seat's view: the picture (``render_mode="rgb_array"``) and the text (``"ansi"``).
 
 Over the one canvas (:mod:`poker_env.render.canvas`): other hole cards face down until
 a showdown, the board, the pot, each seat's stack, bet and role.
@@ -11,15 +11,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
-from poker_env.cards import parse_cards
+from poker_env.cards import format_cards, parse_cards
+from poker_env.episode.holdem import AGENT
 from poker_env.evaluator import describe_hand, hand_name
 from poker_env.games import holdem_kernels as K
+from poker_env.games.holdem import STREET_NAMES
 from poker_env.render import canvas as P
 
 if TYPE_CHECKING:
     from poker_env.episode.holdem_result import HandResult
 
-__all__ = ["holdem_picture"]
+__all__ = ["holdem_picture", "holdem_text"]
 
 
 # ============================================================================ hold'em
@@ -197,3 +199,48 @@ def _holdem_seat(
             bx = int(x + (400 - x) * 0.42)
             by = int(py + ph // 2 + (282 - y) * 0.42)
         P.draw_chips(img, bx, by, bet)
+
+
+def holdem_text(s: NDArray[np.integer], num_players: int, last: HandResult | None) -> str:
+    """The table row ``s`` from its agent's seat as text (``render_mode="ansi"``): the
+    running hand (or the episode's end), then the last decided hand ``last`` of the
+    episode with its shown hands, names and payouts."""
+    agent = int(s[AGENT])
+    board = format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or "-"
+    # The env returns at the agent's decision or at the episode's end only.
+    over = s[K.PHASE] != K.PHASE_BETTING
+    if over:
+        lines = ["episode over"]
+    else:
+        pot = int(s[K.COMMIT : K.COMMIT + K.MAX_SEATS].sum() + s[K.POT_EXTRA])
+        lines = [f"{STREET_NAMES[int(s[K.STREET])]}  board: {board}  pot: {pot}"]
+    names = {
+        K.EMPTY: "empty",
+        K.SEATED: "waiting",
+        K.ACTIVE: "in",
+        K.ALLIN: "all-in",
+        K.FOLDED: "folded",
+        K.LEFT: "left",
+    }
+    for q in range(num_players):
+        role = (
+            "D" if q == s[K.BUTTON] else ("SB" if q == s[K.SB] else ("BB" if q == s[K.BB] else ""))
+        )
+        # Only the agent's own hole cards: others' are public once shown down
+        # (RULES.md §3 showdown), which the hand's result below lists.
+        cards = (
+            format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2])
+            if q == agent and s[K.HOLE + 2 * q] >= 0
+            else "?? ??"
+        )
+        mark = ">" if q == s[K.TO_ACT] and not over else " "
+        bet = f"  bet {int(s[K.BET + q])}" if not over else ""
+        lines.append(
+            f"{mark} seat {q}{' (you)' if q == agent else ''} {role:<2} {cards}"
+            f"  stack {int(s[K.STACK + q])}{bet}  {names[int(s[K.STATUS + q])]}"
+        )
+    if last is not None:
+        # RULES.md §3: the hands shown at the showdown, named, and the pots paid.
+        lines.append("")
+        lines.extend(last.lines(agent=agent))
+    return "\n".join(lines)

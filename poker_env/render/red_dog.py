@@ -1,4 +1,4 @@
-"""The Red Dog table from one seat's view (``render_mode="rgb_array"``).
+"""The Red Dog table from one seat's view: the picture (``render_mode="rgb_array"``) and the text (``"ansi"``).
 
 Over the one canvas (:mod:`poker_env.render.canvas`): other hands face down, a card
 shown in a deal face up (RULES.md §2), the turned card, the last actions.
@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import NDArray
 
+from poker_env.cards import format_cards
+from poker_env.episode.red_dog import LOG_CAPACITY, action_text
 from poker_env.games.red_dog import (
     F_SEATED,
     I_DEALER,
@@ -25,6 +27,7 @@ from poker_env.games.red_dog import (
     PHASE_OVER,
     PUB_SHOWN,
     PUB_TURNED,
+    RedDogConfig,
     RedDogState,
 )
 from poker_env.games.red_dog_kernels import (
@@ -41,7 +44,7 @@ from poker_env.render import canvas as P
 if TYPE_CHECKING:
     pass
 
-__all__ = ["red_dog_picture"]
+__all__ = ["red_dog_picture", "red_dog_text"]
 
 
 # ============================================================================ red dog
@@ -237,3 +240,68 @@ def _event_line(
             x += card_w
         x += gap
     P.draw_text(img, x, ty, after, color, scale)
+
+
+def red_dog_text(
+    state: RedDogState,
+    t: int,
+    seat: int,
+    config: RedDogConfig,
+    log: NDArray[np.int64],
+    num_logged: int,
+    *,
+    has_own: bool,
+    own_p: float,
+) -> str:
+    """Table ``t`` from ``seat`` as text (``render_mode="ansi"``): the deal, the seat's
+    hand, the cards turned and shown, the chips, then what the last step did (from the
+    action ``log`` of :mod:`poker_env.episode.red_dog`, ``num_logged`` actions; row 0
+    the seat's own when ``has_own``, decided at win probability ``own_p``)."""
+    p = config.num_players
+    hand = [int(c) for c in state.hands[t, seat] if c >= 0]
+    total = config.num_rounds
+    deals_done = int(state.ints[t, I_DEALS_DONE])
+    pot = int(state.ints[t, I_POT])
+    if state.ints[t, I_PHASE] == PHASE_OVER:
+        # deals_done + 1 would name a deal that is never dealt (deal 5/4).
+        chips = [int(c) for c in state.chips[t, :p]]
+        winners = [s for s, c in enumerate(chips) if c == max(chips)]
+        head = (
+            f"game over after {deals_done}/{total} deals  pot {pot}  "
+            f"winner{'s: seats' if len(winners) > 1 else ': seat'} {', '.join(map(str, winners))}"
+        )
+    else:
+        head = (
+            f"deal {min(deals_done + 1, total)}/{total}  "
+            f"dealer seat {int(state.ints[t, I_DEALER])}  pot {pot}"
+        )
+    lines = [
+        head,
+        f"you (seat {seat}): {format_cards(hand)}",
+        f"turned: {format_cards(np.flatnonzero(state.public[t] == PUB_TURNED))}",
+        f"shown:  {format_cards(np.flatnonzero(state.public[t] == PUB_SHOWN))}",
+    ]
+    for s in range(p):
+        here = "" if state.flags[t, s] & F_SEATED else " (left)"
+        lines.append(f"  seat {s}: {int(state.chips[t, s])} chips{here}")
+    lines.extend(_last_actions_lines(log, num_logged, has_own, own_p))
+    return "\n".join(lines) + "\n"
+
+
+def _last_actions_lines(
+    log: NDArray[np.int64], num_logged: int, has_own: bool, own_p: float
+) -> list[str]:
+    # Issue 12 §4: what the last step did, also when the next deal has begun
+    # (the turned and shown lines above are this deal's cards only).
+    lines = []
+    own = 1 if has_own else 0
+    if has_own:
+        text = action_text(log[0], you=True)
+        lines.append(f"your last action: {text} (p = {own_p:.3f})")
+    kept = min(num_logged, LOG_CAPACITY)
+    if kept > own:
+        lines.append("since then:" if has_own else "before your first turn:")
+        lines.extend(f"  {action_text(log[i])}" for i in range(own, kept))
+        if num_logged > kept:
+            lines.append(f"  ... and {num_logged - kept} more")
+    return lines

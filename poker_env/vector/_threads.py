@@ -10,19 +10,11 @@ the batch (what numba's ``prange`` with a static split does, and why its 2-threa
 figures swing so much on a shared 2-core machine). Tables are independent (one
 random stream each), so which thread steps a table never changes a result.
 
-A kernel used here has the shape::
-
-    @njit(cache=True, nogil=True, _nrt=False)
-    def kernel(..., counter, chunk):
-        n = ...
-        while True:
-            start = fetch_add(counter, chunk)
-            if start >= n:
-                break
-            for i in range(start, min(start + chunk, n)):
-                ...  # step table i
-
-and :meth:`TableThreads.run` resets ``counter`` and calls it on every thread.
+The kernel run here is a game's cached wrapper of the one chunked loop,
+:func:`poker_env.vector.batch.step_chunks` (compiled ``nogil=True``; its last
+argument the shared counter), and :meth:`TableThreads.run` resets ``counter`` and
+calls it on every thread. The Hold'em evaluator features share out their tables
+the same way (``vector/holdem.py``).
 """
 
 from __future__ import annotations

@@ -38,8 +38,8 @@ from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionErr
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, eval_tables
 from poker_env.policy import BatchPolicy
-from poker_env.vector._threads import TableThreads, fetch_add
-from poker_env.vector.batch import StepOutputs
+from poker_env.vector._threads import TableThreads
+from poker_env.vector.batch import StepOutputs, step_chunks, step_rows
 
 __all__ = ["DrawVectorEnv"]
 
@@ -154,38 +154,42 @@ def _vec_reset(st: DrawTables, pr: DrawParams, out: StepOutputs) -> None:
 
 
 @njit(cache=True, _nrt=False)
-def _vec_step(
+def _opp_step(
     st: DrawTables,
     pr: DrawParams,
     rows: NDArray[np.int64],
     actions: NDArray[np.int64],
-    is_opp: bool,
     out: StepOutputs,
 ) -> None:
+    # The Python opponent's actions at the tables waiting for it.
     for j in range(rows.shape[0]):
-        _row_step(rows[j], actions[j], is_opp, st, pr, out)
+        _row_step(rows[j], actions[j], True, st, pr, out)
 
 
-_CHUNK = 64  # tables per grab of the threaded step (see poker_env.vector._threads)
+@njit(cache=True, _nrt=False, inline="always")
+def _agent_row_step(
+    i: int, a: int, st: DrawTables, pr: DrawParams, out: StepOutputs
+) -> None:  # pragma: no cover - compiled
+    _row_step(i, a, False, st, pr, out)
+
+
+@njit(cache=True, _nrt=False)
+def _step_all(
+    st: DrawTables, pr: DrawParams, actions: NDArray[np.int64], out: StepOutputs
+) -> None:  # pragma: no cover - compiled
+    # The agents' actions at every table (the batch loop: poker_env.vector.batch).
+    step_rows(_agent_row_step, st, pr, actions, out)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _vec_step_chunks(
+def _step_threads(
     st: DrawTables,
     pr: DrawParams,
     actions: NDArray[np.int64],
     out: StepOutputs,
     counter: NDArray[np.int64],
-) -> None:
-    # Agent actions of every table, for one of several threads: the next _CHUNK
-    # tables until none are left.
-    n = st.rows.shape[0]
-    while True:
-        lo = fetch_add(counter, _CHUNK)
-        if lo >= n:
-            break
-        for i in range(lo, min(lo + _CHUNK, n)):
-            _row_step(i, actions[i], False, st, pr, out)
+) -> None:  # pragma: no cover - compiled
+    step_chunks(_agent_row_step, st, pr, actions, out, counter)
 
 
 @njit(cache=True, _nrt=False)
@@ -385,7 +389,6 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._act = np.zeros(N, np.int64)  # the actions played (passive replacements)
         self._illegal = np.zeros(N, np.bool_)
         self._keep_all = 2 + len(fr) + 1  # the draw's discard mask 0
-        self._all_rows = np.arange(N, dtype=np.int64)
         self._gens: list[np.random.Generator] = []
 
     # ----- gymnasium API -------------------------------------------------------
@@ -465,9 +468,9 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._terms[:] = False
         self._truncs[:] = False
         if self.num_threads > 1:
-            self._threads.run(_vec_step_chunks, self._state, self._params, a, self._outs)
+            self._threads.run(_step_threads, self._state, self._params, a, self._outs)
         else:
-            _vec_step(self._state, self._params, self._all_rows, a, False, self._outs)
+            _step_all(self._state, self._params, a, self._outs)
         self._play_opponents()
         info = {
             "action_mask": self._out(self._masks),
@@ -543,4 +546,4 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
                     "the BatchPolicy chose a masked action",
                 )
             self._refill(rows)
-            _vec_step(self._state, self._params, rows, acts, True, self._outs)
+            _opp_step(self._state, self._params, rows, acts, self._outs)

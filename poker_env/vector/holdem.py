@@ -13,64 +13,35 @@ from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.episode import holdem as E
-from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.games import holdem_kernels as K
-from poker_env.games.holdem import HoldemConfig, get_holdem_tables
+from poker_env.games.holdem import get_holdem_tables
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads, fetch_add
+from poker_env.vector.batch import StepOutputs, step_chunks, step_rows
 
 __all__ = ["HoldemVectorEnv"]
 
 PASSIVE_ACTION = 1  # check/call: legal whenever the agent is to act
 
 
-# Tables per grab of the threaded step (~50 µs of work). 64 one-byte `dones`
-# entries fill a cache line, so two threads never write the same line of it.
-_CHUNK = 64
+@njit(cache=True, _nrt=False)
+def _step_all(
+    st: E.HoldemTables, pr: E.HoldemParams, actions: NDArray[np.int64], out: StepOutputs
+) -> None:  # pragma: no cover - compiled
+    # Every table's agent action, random opponents (the batch loop: poker_env.vector.batch).
+    step_rows(E.step_row, st, pr, actions, out)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _batch_step_chunks(  # type: ignore[no-untyped-def]
-    states,
-    rngs,
-    actions,
-    params,
-    fractions,
-    escape_p,
-    tables,
-    obs,
-    masks,
-    rewards,
-    dones,
-    final_obs,
-    counter,
-):
-    # E.batch_step for one of several threads (see poker_env.vector._threads): the
-    # same per-table driver, on the next _CHUNK tables until none are left.
-    # E.step_row takes the whole arrays and the row index: no views made here.
-    n = states.shape[0]
-    while True:
-        start = fetch_add(counter, _CHUNK)
-        if start >= n:
-            break
-        for i in range(start, min(start + _CHUNK, n)):
-            E.step_row(
-                states,
-                rngs,
-                i,
-                actions,
-                params,
-                fractions,
-                escape_p,
-                tables,
-                obs,
-                masks,
-                rewards,
-                dones,
-                final_obs,
-                True,
-            )
+def _step_threads(
+    st: E.HoldemTables,
+    pr: E.HoldemParams,
+    actions: NDArray[np.int64],
+    out: StepOutputs,
+    counter: NDArray[np.int64],
+) -> None:  # pragma: no cover - compiled
+    step_chunks(E.step_row, st, pr, actions, out, counter)
 
 
 _FEATURE_CHUNK = 8  # tables per grab of the threaded evaluator features (~100 µs)
@@ -189,37 +160,32 @@ class HoldemVectorEnv(VectorEnv):
         num_threads: int = 1,
         illegal_action: Literal["passive", "raise"] = "passive",
     ) -> None:
-        self.config = HoldemConfig(
-            num_seats=num_players,
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ConfigError("num_envs", num_envs, "an int >= 1")
+        if not isinstance(num_threads, int) or num_threads < 1:
+            raise ConfigError("num_threads", num_threads, "an int >= 1")
+        # The options HoldemEnv takes, checked as it checks them.
+        env_config = E.HoldemEnvConfig(
+            num_players=num_players,
+            seat=seat,
+            hands_per_episode=hands_per_episode,
+            raise_fractions=raise_fractions,
+            escape_prob=escape_prob,
+            rules=rules,
             base=base,
             starting_stack=starting_stack,
             max_bet=max_bet,
-            rules=rules,
             penalty_to=penalty_to,
+            evaluator_features=evaluator_features,
+            equity_samples=equity_samples,
+            illegal_action=illegal_action,
         )
-        if self.config.stack <= base:
-            # Stacks all-in from the blinds would never give anyone a decision.
-            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ConfigError("num_envs", num_envs, "an int >= 1")
-        if seat is not None and not (isinstance(seat, int) and 0 <= seat < num_players):
-            raise ConfigError("seat", seat, f"None or 0..{num_players - 1}")
-        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
-            raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
-        if not isinstance(num_threads, int) or num_threads < 1:
-            raise ConfigError("num_threads", num_threads, "an int >= 1")
-        if not isinstance(equity_samples, int) or equity_samples < 1:
-            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
-        self.illegal_action = check_illegal_action(illegal_action)
+        self.env_config = env_config
+        self.config = env_config.table
+        self.illegal_action = illegal_action
         self.evaluator_features = bool(evaluator_features)
         self.equity_samples = equity_samples
-        if not 0.0 <= escape_prob <= 1.0:
-            raise ConfigError("escape_prob", escape_prob, "a probability in [0, 1]")
-        fr = np.asarray(raise_fractions, dtype=np.float64)
-        if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
-            raise ConfigError(
-                "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
-            )
+        fr = env_config.fractions
         if opponent is not None and not isinstance(opponent, BatchPolicy):
             raise ConfigError(
                 "opponent", opponent, "None or a BatchPolicy (act_batch(observations, masks))"
@@ -230,12 +196,6 @@ class HoldemVectorEnv(VectorEnv):
         self.num_threads = num_threads
         self.fractions = fr
         self.escape_prob = float(escape_prob)
-        # As HoldemEnv's, except that the driver never stops at a decided hand.
-        self.params = np.zeros(E.NUM_PARAMS, dtype=np.int64)
-        self.params[E.P_NUM_PLAYERS] = num_players
-        self.params[E.P_STACK] = self.config.stack
-        self.params[E.P_HANDS] = hands_per_episode
-        self.params[E.P_SEAT] = -1 if seat is None else seat
         # Same spaces as HoldemEnv (imported from the shared encoding, not from envs/).
         size = E.obs_size(num_players, self.evaluator_features)
         low = np.zeros(size, dtype=np.float32)
@@ -249,6 +209,11 @@ class HoldemVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._tables = get_holdem_tables()
+        # As HoldemEnv's, except that the driver never stops at a decided hand.
+        self._params = env_config.params(
+            external=opponent is not None, stop_at_hand_end=False, tables=self._tables
+        )
+        self.params = self._params.ints
         row = self.config.new_state()
         # int32 rows where every chip count fits (the rules kernels take either width):
         # half the memory a step touches, which matters with thousands of tables (about
@@ -264,14 +229,14 @@ class HoldemVectorEnv(VectorEnv):
         self._masks = np.zeros((num_envs, fr.size + 4), dtype=np.int8)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._dones = np.zeros(num_envs, dtype=np.bool_)
+        self._truncs = np.zeros(num_envs, dtype=np.bool_)  # Hold'em never truncates
         self._seeded = False
         self._codes = np.zeros(num_envs, dtype=np.int64)
         self._played = np.zeros(num_envs, dtype=np.int64)  # the actions the step plays
         self._resetting = np.zeros(num_envs, dtype=np.bool_)
         # Random opponents only: num_threads > 1 steps the tables on that many threads.
         self._threads = TableThreads(num_threads if opponent is None else 1)
-        if opponent is not None:
-            self.params[E.P_EXTERNAL] = 1
+        self._tables_state = E.HoldemTables(self._states, self._rngs)
 
     def _play_opponents(self) -> None:
         assert self.opponent is not None
@@ -291,20 +256,9 @@ class HoldemVectorEnv(VectorEnv):
                 )
             acts = np.asarray(self.opponent.act_batch(obs, masks), dtype=np.int64).reshape(idx.size)
             bad = E.batch_opponent_step(
-                self._states,
-                self._rngs,
-                idx,
-                acts,
-                self.params,
-                self.fractions,
-                self.escape_prob,
-                self._tables,
-                self._codes,
-                self._rewards,
-                self._dones,
-                self._final_obs,
+                self._tables_state, self._params, idx, acts, self._outputs(), self._codes,
                 self._resetting,
-            )
+            )  # fmt: skip
             if bad >= 0:
                 raise IllegalActionError(
                     int(acts[bad]),
@@ -337,27 +291,9 @@ class HoldemVectorEnv(VectorEnv):
         # the caller's (and no copy of the whole batch per step).
         self._obs = np.empty_like(self._obs)
         if self.opponent is None:
-            E.batch_reset(
-                self._states,
-                self._rngs,
-                self.params,
-                self.fractions,
-                self.escape_prob,
-                self._tables,
-                self._obs,
-                self._masks,
-            )
+            E.batch_reset(self._tables_state, self._params, self._obs, self._masks)
         else:
-            E.batch_reset_external(
-                self._states,
-                self._rngs,
-                self.params,
-                self.fractions,
-                self.escape_prob,
-                self._tables,
-                self._codes,
-                self._resetting,
-            )
+            E.batch_reset_external(self._tables_state, self._params, self._codes, self._resetting)
             self._play_opponents()
             E.batch_observe(
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
@@ -433,19 +369,9 @@ class HoldemVectorEnv(VectorEnv):
         if self.opponent is not None:
             self._final_obs = np.zeros_like(self._final_obs)
             E.batch_step_external(
-                self._states,
-                self._rngs,
-                acts,
-                self.params,
-                self.fractions,
-                self.escape_prob,
-                self._tables,
-                self._codes,
-                self._rewards,
-                self._dones,
-                self._final_obs,
+                self._tables_state, self._params, acts, self._outputs(), self._codes,
                 self._resetting,
-            )
+            )  # fmt: skip
             self._play_opponents()
             E.batch_observe(
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
@@ -497,39 +423,18 @@ class HoldemVectorEnv(VectorEnv):
             )
         return np.asarray(flat, dtype=np.int64)
 
+    def _outputs(self) -> StepOutputs:
+        # The step's output arrays as the shared record (this step's buffers).
+        return StepOutputs(
+            self._rewards, self._dones, self._truncs, self._obs, self._masks, self._final_obs
+        )
+
     def _step_random_opponents(self, acts: NDArray[np.int64]) -> None:
+        out = self._outputs()
         if self.num_threads == 1:
-            E.batch_step(
-                self._states,
-                self._rngs,
-                acts,
-                self.params,
-                self.fractions,
-                self.escape_prob,
-                self._tables,
-                self._obs,
-                self._masks,
-                self._rewards,
-                self._dones,
-                self._final_obs,
-                True,
-            )
+            _step_all(self._tables_state, self._params, acts, out)
         else:
-            self._threads.run(
-                _batch_step_chunks,
-                self._states,
-                self._rngs,
-                acts,
-                self.params,
-                self.fractions,
-                self.escape_prob,
-                self._tables,
-                self._obs,
-                self._masks,
-                self._rewards,
-                self._dones,
-                self._final_obs,
-            )
+            self._threads.run(_step_threads, self._tables_state, self._params, acts, out)
 
     def close(self, **kwargs: Any) -> None:
         self._threads.close()

@@ -19,9 +19,10 @@ from gymnasium.vector.utils import batch_space
 from numba import njit
 from numpy.typing import NDArray
 
-from poker_env.episode.options import check_illegal_action
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    RedDogEnvConfig,
+    RedDogParams,
     action_to_bet,
     agent_done,
     collect_reward,
@@ -38,168 +39,77 @@ from poker_env.games.red_dog import (
     KIND_FORFEIT,
     OK,
     PHASE_BET,
-    RedDogConfig,
+    RedDogState,
     apply_action,
     new_state,
     rand_u64,
 )
 from poker_env.policy import BatchPolicy
-from poker_env.vector._threads import TableThreads, fetch_add
+from poker_env.vector._threads import TableThreads
+from poker_env.vector.batch import StepOutputs, step_chunks, step_rows
 
 __all__ = ["RedDogVectorEnv"]
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _step_one(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    draw_log: NDArray[np.int64],
-    t: int,
-    action: int,
-    cfg: NDArray[np.int64],
-    agent_seat: int,
-    share: float,
-    fractions: NDArray[np.float64],
-    prev_obs: NDArray[np.float32],
-    obs: NDArray[np.float32],
-    final_obs: NDArray[np.float32],
-    rewards: NDArray[np.float64],
-    dones: NDArray[np.bool_],
+def _row_step(
+    t: int, action: int, st: RedDogState, pr: RedDogParams, out: StepOutputs
 ) -> None:  # pragma: no cover - compiled
-    status, reward, done = env_step_table(
-        ints, chips, flags, hands, deck, public, rng, events, t, action, share, fractions, obs[t]
-    )
+    # Table t's step (the batch loop: poker_env.vector.batch). No action log: an
+    # empty view of the events rows.
+    no_log = st.events[0:0]
+    obs = out.obs
+    status, reward, done, _, _ = env_step_table(st, t, action, pr, obs[t], no_log)
     if status != OK:
-        # Nothing changed (the env checks actions first, so this does not happen).
-        for k in range(obs.shape[1]):
-            obs[t, k] = prev_obs[t, k]
-    rewards[t] = reward
-    dones[t] = done
+        # Nothing changed (the env checks actions first, so this does not happen):
+        # the observation of the unchanged table again.
+        encode_observation(st, t, st.ints[t, I_AGENT], obs[t])
+    out.rewards[t] = reward
+    out.terms[t] = done
     if done:
         # Same-step autoreset: the final observation is kept, the next episode starts now.
         for k in range(obs.shape[1]):
-            final_obs[t, k] = obs[t, k]
-        key = rand_u64(rng, t)
-        env_reset_table(
-            ints, chips, flags, hands, deck, public, rng, events, draw_log, t, key,
-            cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], agent_seat, True, share, fractions, obs[t],
-        )  # fmt: skip
+            out.final_obs[t, k] = obs[t, k]
+        env_reset_table(st, t, rand_u64(st.rng, t), pr, obs[t], no_log)
 
 
 @njit(cache=True, _nrt=False)
-def _step_range(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    draw_log: NDArray[np.int64],
-    actions: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    agent_seat: int,
-    share: float,
-    fractions: NDArray[np.float64],
-    prev_obs: NDArray[np.float32],
-    obs: NDArray[np.float32],
-    final_obs: NDArray[np.float32],
-    rewards: NDArray[np.float64],
-    dones: NDArray[np.bool_],
-    lo: int,
-    hi: int,
+def _step_all(
+    st: RedDogState, pr: RedDogParams, actions: NDArray[np.int64], out: StepOutputs
 ) -> None:  # pragma: no cover - compiled
-    for t in range(lo, hi):
-        _step_one(ints, chips, flags, hands, deck, public, rng, events, draw_log, t, actions[t],
-                  cfg, agent_seat, share, fractions, prev_obs, obs, final_obs, rewards, dones)  # fmt: skip
-
-
-#: Tables per grab of the threaded step (see poker_env.vector._threads).
-_CHUNK = 64
+    step_rows(_row_step, st, pr, actions, out)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def _step_chunks(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    draw_log: NDArray[np.int64],
+def _step_threads(
+    st: RedDogState,
+    pr: RedDogParams,
     actions: NDArray[np.int64],
-    cfg: NDArray[np.int64],
-    agent_seat: int,
-    share: float,
-    fractions: NDArray[np.float64],
-    prev_obs: NDArray[np.float32],
-    obs: NDArray[np.float32],
-    final_obs: NDArray[np.float32],
-    rewards: NDArray[np.float64],
-    dones: NDArray[np.bool_],
+    out: StepOutputs,
     counter: NDArray[np.int64],
 ) -> None:  # pragma: no cover - compiled
-    # _step_range for one of several threads: the next _CHUNK tables until none are left.
-    n = actions.shape[0]
-    while True:
-        lo = fetch_add(counter, _CHUNK)
-        if lo >= n:
-            break
-        for t in range(lo, min(lo + _CHUNK, n)):
-            _step_one(ints, chips, flags, hands, deck, public, rng, events, draw_log, t,
-                      actions[t], cfg, agent_seat, share, fractions, prev_obs, obs, final_obs,
-                      rewards, dones)  # fmt: skip
+    step_chunks(_row_step, st, pr, actions, out, counter)
 
 
 @njit(cache=True, _nrt=False)
 def _reset_tables(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
-    draw_log: NDArray[np.int64],
+    st: RedDogState,
+    pr: RedDogParams,
     idx: NDArray[np.int64],
     keys: NDArray[np.uint64],
     use_stream: bool,
-    cfg: NDArray[np.int64],
-    agent_seat: int,
-    builtin: bool,
-    share: float,
-    fractions: NDArray[np.float64],
     obs: NDArray[np.float32],
 ) -> None:  # pragma: no cover - compiled
+    no_log = st.events[0:0]
     for i in range(idx.shape[0]):
         t = idx[i]
-        key = rand_u64(rng, t) if use_stream else keys[i]
-        env_reset_table(
-            ints, chips, flags, hands, deck, public, rng, events, draw_log, t, key,
-            cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], agent_seat, builtin, share, fractions, obs[t],
-        )  # fmt: skip
+        key = rand_u64(st.rng, t) if use_stream else keys[i]
+        env_reset_table(st, t, key, pr, obs[t], no_log)
 
 
 @njit(cache=True, _nrt=False)
 def _apply_batch(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    deck: NDArray[np.int8],
-    public: NDArray[np.int8],
-    rng: NDArray[np.uint64],
-    events: NDArray[np.int64],
+    st: RedDogState,
     idx: NDArray[np.int64],
     actions: NDArray[np.int64],
     fractions: NDArray[np.float64],
@@ -207,38 +117,23 @@ def _apply_batch(
     """Apply ``actions[i]`` for the seat to act at table ``idx[i]``; -1 or the first bad row."""
     for i in range(idx.shape[0]):
         t = idx[i]
-        kind, amount = action_to_bet(ints, chips, t, actions[i], fractions)
-        if (
-            kind < 0
-            or apply_action(ints, chips, flags, hands, deck, public, rng, events, t, kind, amount)
-            != 0
-        ):
+        kind, amount = action_to_bet(st, t, actions[i], fractions)
+        if kind < 0 or apply_action(st, t, kind, amount) != 0:
             return i
     return -1
 
 
 @njit(cache=True, _nrt=False)
 def _encode_batch(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    public: NDArray[np.int8],
-    idx: NDArray[np.int64],
-    seats: NDArray[np.int64],
-    out: NDArray[np.float32],
+    st: RedDogState, idx: NDArray[np.int64], seats: NDArray[np.int64], out: NDArray[np.float32]
 ) -> None:  # pragma: no cover - compiled
     for i in range(idx.shape[0]):
-        encode_observation(ints, chips, flags, hands, public, idx[i], seats[i], out[i])
+        encode_observation(st, idx[i], seats[i], out[i])
 
 
 @njit(cache=True, _nrt=False)
 def _finish_batch(
-    ints: NDArray[np.int64],
-    chips: NDArray[np.int64],
-    flags: NDArray[np.int8],
-    hands: NDArray[np.int8],
-    public: NDArray[np.int8],
+    st: RedDogState,
     idx: NDArray[np.int64],
     collect: bool,
     obs: NDArray[np.float32],
@@ -248,9 +143,9 @@ def _finish_batch(
     for i in range(idx.shape[0]):
         t = idx[i]
         if collect:
-            rewards[t] = collect_reward(ints, chips, t)
-        dones[t] = agent_done(ints, flags, t)
-        encode_observation(ints, chips, flags, hands, public, t, ints[t, I_AGENT], obs[t])
+            rewards[t] = collect_reward(st, t)
+        dones[t] = agent_done(st, t)
+        encode_observation(st, t, st.ints[t, I_AGENT], obs[t])
 
 
 class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[Any]]):
@@ -311,29 +206,28 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         illegal_action: str = "passive",
         num_threads: int | None = None,
     ) -> None:
-        self.illegal_action = check_illegal_action(illegal_action)
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an integer >= 1")
         if num_threads is not None and (not isinstance(num_threads, int) or num_threads < 1):
             raise ConfigError("num_threads", num_threads, "None or an integer >= 1")
-        if agent_seat is not None and not 0 <= agent_seat < num_players:
-            raise ConfigError("agent_seat", agent_seat, f"None or 0..{num_players - 1}")
-        if not 0.0 <= opponent_random_share <= 1.0:
-            raise ConfigError("opponent_random_share", opponent_random_share, "a number in [0, 1]")
         if opponents is not None and not isinstance(opponents, BatchPolicy):
             raise ConfigError("opponents", opponents, "None or a BatchPolicy (act_batch)")
-        self.config = RedDogConfig(
+        # The options RedDogEnv takes, checked as it checks them.
+        env_config = RedDogEnvConfig(
             num_players=num_players,
             starting_chips=starting_chips,
             ante=ante,
             hand_size=hand_size,
             rounds=rounds,
+            agent_seat=agent_seat,
+            opponent_random_share=opponent_random_share,
+            bet_fractions=bet_fractions,
+            illegal_action=illegal_action,
         )
-        fr = np.asarray(bet_fractions, dtype=np.float64)
-        if fr.ndim != 1 or fr.size == 0 or np.any(~np.isfinite(fr)) or np.any((fr < 0) | (fr > 1)):
-            raise ConfigError(
-                "bet_fractions", tuple(bet_fractions), "a non-empty list of numbers in [0, 1]"
-            )
+        self.env_config = env_config
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.rules
+        fr = env_config.fractions
         self.fractions = fr
         self.num_envs = num_envs
         self.num_threads = num_threads
@@ -343,7 +237,7 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         self.opponents = opponents
         self.agent_seat_option = -1 if agent_seat is None else int(agent_seat)
         self.random_share = float(opponent_random_share)
-        self._cfg = np.array(self.config.kernel_args(), np.int64)
+        self.params = env_config.params(builtin=opponents is None)
         p = num_players
         low = np.zeros(obs_size(p), np.float32)
         high = np.ones(obs_size(p), np.float32)
@@ -396,20 +290,13 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         self, idx: NDArray[np.int64], keys: NDArray[np.uint64], use_stream: bool
     ) -> None:
         st = self.state
-        builtin = self.opponents is None
         todo = idx
         while todo.size:
-            _reset_tables(
-                *st, todo, keys, use_stream, self._cfg, self.agent_seat_option, builtin,
-                self.random_share, self.fractions, self._obs,
-            )  # fmt: skip
-            if builtin:
+            _reset_tables(st, self.params, todo, keys, use_stream, self._obs)
+            if self.params.builtin:
                 return
             self._play_opponents()
-            _finish_batch(
-                st.ints, st.chips, st.flags, st.hands, st.public, todo, False,
-                self._obs, self._rewards, self._dones,
-            )  # fmt: skip
+            _finish_batch(st, todo, False, self._obs, self._rewards, self._dones)
             # A game over before the agent's first decision: the next game of the stream.
             todo = todo[self._dones[todo]]
             keys = keys[: todo.size]
@@ -427,11 +314,11 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
                 return
             seats = st.ints[waiting, I_TO_ACT].astype(np.int64)
             obs = np.zeros((waiting.size, self._obs.shape[1]), np.float32)
-            _encode_batch(st.ints, st.chips, st.flags, st.hands, st.public, waiting, seats, obs)
+            _encode_batch(st, waiting, seats, obs)
             acts = np.asarray(
                 self.opponents.act_batch(obs, self._mask[: waiting.size].copy()), np.int64
             )
-            bad = _apply_batch(*st[:8], waiting, acts, self.fractions)
+            bad = _apply_batch(st, waiting, acts, self.fractions)
             if bad >= 0:
                 raise IllegalActionError(
                     int(acts[bad]), f"0..{self._mask.shape[1] - 1}", "bet", "opponent policy"
@@ -462,13 +349,10 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
             return self._step_builtin(acts, illegal)
         self._dones[:] = False
         idx = np.arange(self.num_envs, dtype=np.int64)
-        bad_row = _apply_batch(*st[:8], idx, acts, self.fractions)
+        bad_row = _apply_batch(st, idx, acts, self.fractions)
         assert bad_row < 0  # indices were checked above; every index is a legal bet
         self._play_opponents()
-        _finish_batch(
-            st.ints, st.chips, st.flags, st.hands, st.public, idx, True,
-            self._obs, self._rewards, self._dones,
-        )  # fmt: skip
+        _finish_batch(st, idx, True, self._obs, self._rewards, self._dones)
         done_idx = np.flatnonzero(self._dones).astype(np.int64)
         if done_idx.size:
             self._final_obs[done_idx] = self._obs[done_idx]
@@ -565,25 +449,25 @@ class RedDogVectorEnv(VectorEnv[NDArray[np.float32], NDArray[np.int64], NDArray[
         # are: no copies, and one large allocation fewer (freeing and re-faulting the
         # pages of large temporaries cost about a quarter of a step).
         n = self.num_envs
-        obs = np.empty_like(self._obs)
-        final = np.empty_like(self._obs)
-        rewards = np.empty(n, np.float64)
-        terminated = np.empty(n, np.bool_)
-        args = (
-            *self.state, acts, self._cfg, self.agent_seat_option, self.random_share,
-            self.fractions, self._obs, obs, final, rewards, terminated,
-        )  # fmt: skip
+        out = StepOutputs(
+            rewards=np.empty(n, np.float64),
+            terms=np.empty(n, np.bool_),
+            truncs=np.zeros(n, np.bool_),  # Red Dog never truncates
+            obs=np.empty_like(self._obs),
+            masks=self._mask,
+            final_obs=np.empty_like(self._obs),
+        )
         if self._threads is None:
-            _step_range(*args, 0, n)
+            _step_all(self.state, self.params, acts, out)
         else:
-            self._threads.run(_step_chunks, *args)
-        self._obs = obs
+            self._threads.run(_step_threads, self.state, self.params, acts, out)
+        self._obs = out.obs
         info: dict[str, Any] = {"action_mask": self._mask, "illegal_action": illegal}
-        if terminated.any():
+        if out.terms.any():
             # Only the rows of finished tables are filled (the others are undefined).
-            info["final_obs"] = final
-            info["_final_obs"] = terminated
-        return obs, rewards, terminated, np.zeros(n, np.bool_), info
+            info["final_obs"] = out.final_obs
+            info["_final_obs"] = out.terms
+        return out.obs, out.rewards, out.terms, out.truncs, info
 
     def close(self, **kwargs: Any) -> None:
         if self._threads is not None:

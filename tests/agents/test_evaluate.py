@@ -243,3 +243,38 @@ def test_holdem_reports_walks_in_the_info_and_the_evaluation_counts_them() -> No
     kw = {"game": "holdem", "options": {"num_players": 2}, "hands": 1, "num_tables": 64}
     r = head_to_head(CallStation(), FoldOrCall(), episodes_per_table=4, **kw)
     assert r.hands == 64 * 4 * 2
+
+
+class AlwaysFold:
+    """Folds whenever folding is legal, checks when it is free (never puts a chip in)."""
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.where(np.asarray(masks)[:, 0] == 1, 0, 1).astype(np.int64)
+
+    def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(self.act_batch(obs[None], mask[None])[0])
+
+
+def test_a_six_max_panel_of_folders_counts_every_walk() -> None:
+    # Six folders: every hand is a walk for the big blind (+0.5 bb, the small blind's
+    # chips; it never acts). Each deal is played once per seat of A: small blind -0.5,
+    # big blind +0.5, the others 0, so every table sums to exactly 0, and every deal
+    # counts though in one pass of six A never acts.
+    from poker_env_agents.analysis.panel import evaluate_panel
+
+    opts = {"num_players": 6}
+    r = head_to_head(
+        AlwaysFold(), AlwaysFold(), game="holdem", options=opts, hands=1, num_tables=16
+    )
+    assert r.hands == 16 * 16 * 6
+    assert r.mean == 0.0 and r.half_width == 0.0
+    # The nit among five folders wins the small blind in the big blind (a walk), never
+    # loses more than its small blind and wins the blinds when it opens: its result is
+    # above zero. The folder among five nits loses its small blind, wins at most the
+    # small blind in the big blind (a walk unless a nit opens): below zero. Walk-heavy
+    # as both are, every row counts every deal.
+    report = evaluate_panel(AlwaysFold(), "holdem", opts, hands=1, bots=["nit"], num_tables=16)
+    rows = {row.kind: row for row in report.rows}
+    assert {row.hands for row in report.rows} == {16 * 16 * 6}
+    assert rows["bot among policies"].mean > 0
+    assert rows["policy among bots"].mean < 0

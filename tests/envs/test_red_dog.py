@@ -113,15 +113,11 @@ def test_observation_does_not_change_when_hidden_cards_are_shuffled() -> None:
         while not done:
             st = env.state
             before = np.zeros_like(obs)
-            encode_observation(
-                st.ints, st.chips, st.flags, st.hands, st.public, 0, env.agent_seat, before
-            )
+            encode_observation(st, 0, env.agent_seat, before)
             assert np.array_equal(before, obs)
             shuffle_hidden(env, rng)
             after = np.zeros_like(obs)
-            encode_observation(
-                st.ints, st.chips, st.flags, st.hands, st.public, 0, env.agent_seat, after
-            )
+            encode_observation(st, 0, env.agent_seat, after)
             assert np.array_equal(before, after)
             obs, _, done, _, _ = env.step(int(rng.integers(0, 6)))
 

@@ -183,17 +183,16 @@ def test_invariants_100k_random_hands_per_player_count(n: int) -> None:
 
 
 @njit(cache=True)
-def _env_driver_hands(  # type: ignore[no-untyped-def]
-    s, rng, params, fractions, escape_p, tables, steps, bad
-):
+def _env_driver_hands(s, rng, pr, steps, bad):  # type: ignore[no-untyped-def]
     """Drive one table the way the envs do (``E.reset_table`` / ``E.step_table`` with
     ``escape_p``: opponents leave inside the compiled driver) with random agent
     actions; at every agent turn check the chips and the roles."""
+    params, fractions = pr.ints, pr.fractions
     na = fractions.shape[0] + 4
     mask = np.empty(na, dtype=np.int8)
     amounts = np.empty(na, dtype=np.int64)
     total = params[E.P_NUM_PLAYERS] * params[E.P_STACK]
-    E.reset_table(s, rng, 0, params, fractions, escape_p, tables)
+    E.reset_table(s, rng, 0, pr)
     for _ in range(steps):
         if K.table_chips(s) != total:
             bad[0] += 1
@@ -208,12 +207,12 @@ def _env_driver_hands(  # type: ignore[no-untyped-def]
                     pick = j
                     break
                 k -= 1
-        code, _ = E.step_table(s, rng, 0, pick, params, fractions, escape_p, tables)
+        code, _ = E.step_table(s, rng, 0, pick, pr)
         if code == E.ILLEGAL:
             bad[2] += 1
             return
         if code == E.EPISODE_DONE:
-            E.reset_table(s, rng, 0, params, fractions, escape_p, tables)
+            E.reset_table(s, rng, 0, pr)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 6, 10])
@@ -229,7 +228,8 @@ def test_env_driver_escapes_keep_roles_and_chips(n: int) -> None:
         K.new_table(s, n, 2, 0, rules, K.PENALTY_POT)
         rng = np.array([n * 13 + rules], dtype=np.uint64)
         bad = np.zeros(3, dtype=np.int64)
-        _env_driver_hands(s, rng, params, FRACTIONS, 0.1, get_holdem_tables(), 3000, bad)
+        pr = E.HoldemParams(params, FRACTIONS, 0.1, get_holdem_tables())
+        _env_driver_hands(s, rng, pr, 3000, bad)
         assert bad.tolist() == [0, 0, 0], (n, rules)
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.envs.holdem import HoldemEnv
+from poker_env.episode import holdem as E
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
 from poker_env.vector.holdem import HoldemVectorEnv
 from tests.vector.threads import assert_same_episodes
@@ -268,12 +270,20 @@ def test_final_obs_rows_of_tables_still_playing_are_zeros_and_stay_the_callers()
         assert np.array_equal(obs, obs_copy) and np.array_equal(final, final_copy)
 
 
+@njit(cache=True)
+def _play_observed_rows(states, rngs, acts, masks, pr, rewards, dones):  # type: ignore[no-untyped-def]
+    # The batch step's play of the agents' actions (E.step_row without its autoreset).
+    for i in range(states.shape[0]):
+        code, r = E.play_observed(states[i], rngs, i, acts[i], masks[i], pr)
+        rewards[i] = r
+        dones[i] = code == E.EPISODE_DONE
+
+
 @pytest.mark.parametrize("n", [2, 6])
 def test_agent_action_from_the_observed_mask_plays_as_a_checked_action(n: int) -> None:
     # The batched step plays the agent's action with the mask and amounts kept from
     # the last observation; the checked path (E.step_table: legality computed again,
     # used by the AEC env and Python opponents) must give the same table.
-    from poker_env.episode import holdem as E
     from poker_env.games import holdem_kernels as K
 
     env = HoldemVectorEnv(96, n, hands_per_episode=3, escape_prob=0.02)
@@ -285,16 +295,9 @@ def test_agent_action_from_the_observed_mask_plays_as_a_checked_action(n: int) -
         checked, checked_rng = env._states.copy(), env._rngs.copy()
         rewards = np.zeros(96)
         dones = np.zeros(96, dtype=np.bool_)
-        E.batch_step(
-            fast, fast_rng, acts, env.params, env.fractions, env.escape_prob, env._tables,
-            np.zeros_like(env._obs), env._masks.copy(), rewards, dones,
-            np.zeros_like(env._obs), False,
-        )  # fmt: skip
+        _play_observed_rows(fast, fast_rng, acts, env._masks.copy(), env._params, rewards, dones)
         for i in range(96):
-            code, r = E.step_table(
-                checked[i], checked_rng, i, int(acts[i]), env.params, env.fractions,
-                env.escape_prob, env._tables,
-            )  # fmt: skip
+            code, r = E.step_table(checked[i], checked_rng, i, int(acts[i]), env._params)
             assert code != E.ILLEGAL
             assert r == rewards[i] and (code == E.EPISODE_DONE) == dones[i]
         assert np.array_equal(fast[:, : K.SCR_LEGAL], checked[:, : K.SCR_LEGAL])

@@ -177,3 +177,52 @@ def test_ship_model_lists_the_six_and_refuses_unknown_names(
     assert all(f"agents/models/{n}.npz (" in out for n in SHIPPED) and "not shipped" not in out
     assert mod.main(["draw64"]) == 2
     assert "unknown model 'draw64'" in capsys.readouterr().err
+
+
+def _ship_model_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("ship_model", REPO / "scripts" / "ship_model.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("name", ["draw52", "draw32", "holdem_hu", "holdem_6max"])
+def test_shipped_tables_hold_the_exploitability_of_their_own_file(name: str) -> None:
+    """Issue 25: the retrained files ship with BR (and heads-up LBR) figures in their
+    ``.eval.json``, measured on that very file with the budgets ship_model names."""
+    import hashlib
+
+    mod = _ship_model_module()
+    path = _file(name)
+    table = json.loads(path.with_suffix(".eval.json").read_text())
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert table["sha256"] == sha
+    ex = table["exploitability"]
+    assert ex["sha256"] == sha, "the figures were measured on another file"
+    steps, hands = mod.EXPLOIT[name]["br"]
+    br = ex["best_response"]
+    assert br["timesteps"] == steps and br["steps"] >= steps
+    assert br["result"]["hands"] >= hands and br["result"]["ci_low"] <= br["result"]["mean"]
+    assert br["result"]["mean"] <= br["result"]["ci_high"]
+    if "lbr" in mod.EXPLOIT[name]:
+        settings = [r["settings"]["preflop_raises"] for r in ex["lbr"]]
+        assert settings == [False, True]
+        assert all(r["hands"] == mod.EXPLOIT[name]["lbr"] for r in ex["lbr"])
+
+
+def test_ship_model_exploit_refuses_a_table_of_another_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mod = _ship_model_module()
+    target = tmp_path / "draw52.npz"
+    target.write_bytes(_file("draw52").read_bytes())
+    table = json.loads(_file("draw52").with_suffix(".eval.json").read_text())
+    table["sha256"] = "0" * 64
+    target.with_suffix(".eval.json").write_text(json.dumps(table))
+    before = target.with_suffix(".eval.json").read_text()
+    with pytest.raises(mod.ConfigError, match="sha256 differs"):
+        mod.add_exploitability("draw52", target)
+    assert target.with_suffix(".eval.json").read_text() == before

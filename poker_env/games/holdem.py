@@ -857,7 +857,7 @@ def _check_record(rec: object, game: HoldemGame) -> None:
     why = ""
     if not isinstance(rec, ActionRecord):
         why = "not an ActionRecord"
-    elif rec.action not in _RECORD_ACTIONS:
+    elif not isinstance(rec.action, str) or rec.action not in _RECORD_ACTIONS:
         why = f"action {rec.action!r}: allowed {list(_RECORD_ACTIONS)}"
     elif game._seat_arg(rec.seat) is None:
         why = f"seat {rec.seat!r}: allowed 0..{game.config.num_seats - 1}"

@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -216,3 +217,15 @@ def test_random_edits_of_a_saved_phh(text: str) -> None:
     claim = [x for x in text.splitlines() if x.startswith("finishing_stacks")]
     if claim:
         assert game.stacks() == json.loads(claim[0].split(" = ", 1)[1])
+
+
+def test_a_record_whose_action_is_an_array_is_refused_by_name() -> None:
+    """Found by the fuzz above: ``apply(ActionRecord(..., action=array))`` raised numpy's
+    "truth value of an array is ambiguous" instead of the documented error."""
+    from poker_env.errors import IllegalActionError
+
+    g = HoldemGame(HoldemConfig(num_seats=SEATS), rng=0, num_players=3)
+    before = _snapshot(g)
+    with pytest.raises(IllegalActionError, match="action"):
+        g.apply(ActionRecord("preflop", 0, np.array([1, 2]), 0))  # type: ignore[arg-type]
+    assert _snapshot(g) == before

@@ -157,25 +157,9 @@ def _holdem_game() -> Callable[[int], int]:
 
 
 def _holdem_vector(num_players: int, threads: int) -> Callable[[int], int]:
-    from poker_env.policy import RandomPolicy
     from poker_env.vector.holdem import HoldemVectorEnv
 
-    num_envs = 4096
-    env = HoldemVectorEnv(num_envs, num_players, num_threads=threads)
-    _, info = env.reset(seed=0)
-    policy = RandomPolicy(0)
-    state = {"mask": info["action_mask"]}
-
-    def run(steps: int) -> int:
-        calls = max(1, steps // num_envs)
-        mask = state["mask"]
-        for _ in range(calls):
-            _, _, _, _, info = env.step(policy.act_batch(None, mask))
-            mask = info["action_mask"]
-        state["mask"] = mask
-        return calls * num_envs
-
-    return run
+    return _vector(HoldemVectorEnv(4096, num_players, num_threads=threads))
 
 
 def _vector(env: Any) -> Callable[[int], int]:

@@ -478,16 +478,19 @@ def _why_incomplete(run: Path, steps: int) -> tuple[str | None, dict[str, Any]]:
     return None, meta
 
 
+def _checkpoint_steps(run: Path) -> set[int]:
+    """The step counts that files in ``run/checkpoints`` are named after (complete or not)."""
+    d = run / "checkpoints"
+    if not d.is_dir():
+        return set()
+    return {int(m.group(1)) for p in d.iterdir() if (m := _STEP_FILE.fullmatch(p.name))}
+
+
 def find_checkpoint(run: Path) -> tuple[Checkpoint | None, list[tuple[str, str]]]:
     """The newest complete checkpoint of the run folder ``run`` (None: none), and the
     newer ones skipped: ``(name, why)`` each, newest first."""
-    found: set[int] = set()
+    found = _checkpoint_steps(run)
     d = run / "checkpoints"
-    if d.is_dir():
-        for p in d.iterdir():
-            m = _STEP_FILE.fullmatch(p.name)
-            if m:
-                found.add(int(m.group(1)))
     skipped: list[tuple[str, str]] = []
     for steps in sorted(found, reverse=True):
         why, meta = _why_incomplete(run, steps)
@@ -503,13 +506,8 @@ def find_checkpoint(run: Path) -> tuple[Checkpoint | None, list[tuple[str, str]]
 def complete_checkpoints(run: Path) -> tuple[list[Checkpoint], list[tuple[str, str]]]:
     """Every complete checkpoint of the run folder ``run``, oldest first, and the
     incomplete ones skipped: ``(name, why)`` each (the rules of :func:`find_checkpoint`)."""
-    found: set[int] = set()
+    found = _checkpoint_steps(run)
     d = run / "checkpoints"
-    if d.is_dir():
-        for p in d.iterdir():
-            m = _STEP_FILE.fullmatch(p.name)
-            if m:
-                found.add(int(m.group(1)))
     out: list[Checkpoint] = []
     skipped: list[tuple[str, str]] = []
     for steps in sorted(found):

@@ -29,7 +29,7 @@ when these are used.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import gymnasium as gym
@@ -422,16 +422,7 @@ NEW_RECIPE = Recipe(
 #: The new recipe with its learning rate decayed linearly over the run (1e-3 to 0,
 #: ``learning_rate_final`` of ``TrainConfig``); the entropy weight stays 0.1 (decayed
 #: too, the last iterate grew more exploitable on Leduc: docs/agents.md).
-DECAY_RECIPE = Recipe(
-    name="MMD self-play, lr decayed to 0",
-    learning_rate=1e-3,
-    learning_rate_final=0.0,
-    n_steps=128,
-    batch_size=2048,
-    clip_range=0.1,
-    ent_coef=0.1,
-    kl_coef=0.1,
-)
+DECAY_RECIPE = replace(NEW_RECIPE, name="MMD self-play, lr decayed to 0", learning_rate_final=0.0)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,10 @@ side's best and median and the ratio of the bests; also
 each side's best rate per CPU second of its process (``time.process_time``, all
 its threads), which other processes on a busy machine move much less than the
 wall clock (for the 2-thread vector env the wall figure is the one that counts). A busy
-moment of the shared machine therefore hits both sides alike. The loops are the
+moment of the shared machine therefore hits both sides alike. The last column is
+the median over the rounds of each round's new / old CPU ratio: the two chunks of
+a round ran seconds apart, so it is the figure least moved by the machine's speed
+swings, which last minutes. The loops are the
 ones of ``bench/bench_draw.py`` and ``bench/bench_holdem.py`` (the class APIs,
 random legal actions), written here once so that both checkouts run the same
 driver code; only the library differs.
@@ -301,9 +304,9 @@ def main(argv: list[str]) -> int:
     )
     print(
         "| measurement | old best | new best | new / old | old median | new median "
-        "| old CPU best | new CPU best | new / old (CPU) |"
+        "| old CPU best | new CPU best | new / old (CPU) | pairwise median (CPU) |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
         for name in args.names:
             a: list[tuple[float, float]] = []
@@ -318,10 +321,13 @@ def main(argv: list[str]) -> int:
                     a.append(old.measure(name, args.seconds))
             aw, bw = [x[0] for x in a], [x[0] for x in b]
             ac, bc = max(x[1] for x in a), max(x[1] for x in b)
+            # Each round's two chunks ran next to each other: their ratio is the least
+            # moved by the machine's speed swings (minutes long on a shared machine).
+            pairwise = statistics.median(y[1] / x[1] for x, y in zip(a, b, strict=True))
             print(
                 f"| {name} | {_fmt(max(aw))} | {_fmt(max(bw))} | {max(bw) / max(aw):.2f}x "
                 f"| {_fmt(statistics.median(aw))} | {_fmt(statistics.median(bw))} "
-                f"| {_fmt(ac)} | {_fmt(bc)} | {bc / ac:.2f}x |",
+                f"| {_fmt(ac)} | {_fmt(bc)} | {bc / ac:.2f}x | {pairwise:.2f}x |",
                 flush=True,
             )
     finally:

@@ -88,6 +88,23 @@ def _check_actions(
     return -1
 
 
+@njit(cache=True, _nrt=False)
+def _take_walks(
+    states: np.ndarray, walks: np.ndarray, chips: np.ndarray, first_chips: np.ndarray
+) -> None:
+    """Each row's walks since the last read (count, net chips, the first one's chips),
+    in big blinds where chips, then cleared: one pass over the rows."""
+    for i in range(states.shape[0]):
+        s = states[i]
+        base = float(s[K.BASE])
+        walks[i] = s[E.WALKS]
+        chips[i] = s[E.WALK_CHIPS] / base
+        first_chips[i] = s[E.FIRST_WALK_CHIPS] / base
+        s[E.WALKS] = 0
+        s[E.WALK_CHIPS] = 0
+        s[E.FIRST_WALK_CHIPS] = 0
+
+
 class HoldemVectorEnv(VectorEnv):
     """``num_envs`` Hold'em tables, the agent in one seat of each, policy-played opponents.
 
@@ -307,14 +324,13 @@ class HoldemVectorEnv(VectorEnv):
 
     def _walks(self) -> dict[str, NDArray[Any]]:
         """The walks since the last reset or step (read from the rows, then cleared)."""
-        s = self._states
-        base = s[:, K.BASE].astype(np.float64)
+        n = self.num_envs
         out = {
-            "walks": s[:, E.WALKS].astype(np.int64),
-            "walk_reward": s[:, E.WALK_CHIPS] / base,
-            "first_walk_reward": s[:, E.FIRST_WALK_CHIPS] / base,
+            "walks": np.empty(n, dtype=np.int64),
+            "walk_reward": np.empty(n, dtype=np.float64),
+            "first_walk_reward": np.empty(n, dtype=np.float64),
         }
-        s[:, E.WALKS : E.FIRST_WALK_CHIPS + 1] = 0
+        _take_walks(self._states, out["walks"], out["walk_reward"], out["first_walk_reward"])
         return out
 
     def _add_features(self) -> None:

@@ -226,8 +226,13 @@ def test_holdem_reports_walks_in_the_info_and_the_evaluation_counts_them() -> No
     env = get_game("holdem").make_vector(256, {"num_players": 2}, opponent=FoldOrCall())
     try:
         _obs, info = env.reset(seed=5)
+        # The walks are read once: a step reports only those dealt since (none where
+        # no hand ended; a new deal's walks where one did).
+        _obs, _r, done, _t, after = env.step(np.ones(256, dtype=np.int64))
     finally:
         env.close()
+    assert after["walks"].dtype == np.int64 and after["walk_reward"].dtype == np.float64
+    assert not after["walks"][~done].any() and not after["walk_reward"][~done].any()
     walks = np.asarray(info["walks"])
     assert walks.shape == (256,) and walks.sum() > 0
     assert set(np.unique(info["first_walk_reward"][walks > 0])) == {0.5}

@@ -549,25 +549,45 @@ def _aec_summary(st: RedDogState, t: int, out: NDArray[np.int64]) -> None:  # pr
         out[2 + 2 * p + k] = st.events[t, k]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _aec_encode_to_act(st: RedDogState, t: int, obs: NDArray[np.float32]) -> None:  # pragma: no cover
+    # The observation of the seat to act (its agent is the next one asked), if any.
+    if st.ints[t, I_PHASE] != PHASE_OVER:
+        _encode(st, t, st.ints[t, I_TO_ACT], obs)
+
+
 @njit(cache=True, _nrt=False)
 def aec_reset(
-    st: RedDogState, t: int, key: np.uint64, rules: NDArray[np.int64], out: NDArray[np.int64]
+    st: RedDogState,
+    t: int,
+    key: np.uint64,
+    rules: NDArray[np.int64],
+    out: NDArray[np.int64],
+    obs: NDArray[np.float32],
 ) -> None:  # pragma: no cover - compiled
     """A new game at table ``t`` from ``key`` (:func:`new_game`: the draw, the first
-    ante, the first deal); its summary into ``out`` (:func:`aec_summary_size`)."""
+    ante, the first deal); its summary into ``out`` (:func:`aec_summary_size`) and the
+    observation of the seat to act into ``obs`` (:func:`encode_observation`)."""
     new_game(st, t, key, rules)
     _aec_summary(st, t, out)
+    _aec_encode_to_act(st, t, obs)
 
 
 @njit(cache=True, _nrt=False)
 def aec_act(
-    st: RedDogState, t: int, action: int, fractions: NDArray[np.float64], out: NDArray[np.int64]
+    st: RedDogState,
+    t: int,
+    action: int,
+    fractions: NDArray[np.float64],
+    out: NDArray[np.int64],
+    obs: NDArray[np.float32],
 ) -> tuple[int, float]:  # pragma: no cover - compiled
     """The seat to act at table ``t`` plays the discrete ``action``
-    (:func:`action_to_bet`); the summary after it into ``out``.
+    (:func:`action_to_bet`); the summary after it into ``out``, the observation of
+    the next seat to act (if the game goes on) into ``obs``.
 
     Returns (status, the seat's exact win probability when it decided). On a bad
-    status nothing changed (and ``out`` is not written).
+    status nothing changed (and neither ``out`` nor ``obs`` is written).
     """
     seat = st.ints[t, I_TO_ACT]
     p = win_probability_kernel(st.ints, st.hands, st.public, t, seat)
@@ -577,4 +597,5 @@ def aec_act(
     status = apply_action_inline(st, t, kind, amount)
     if status == OK:
         _aec_summary(st, t, out)
+        _aec_encode_to_act(st, t, obs)
     return status, p

@@ -152,6 +152,9 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         self._obs_size = obs_size(p)
         # What aec_reset / aec_act write after each change (episode.red_dog.aec_summary_size).
         self._summary = np.zeros(aec_summary_size(p), np.int64)
+        # The observation of the seat to act, written by the same compiled call
+        # (the agent asked next): observe() copies it instead of encoding again.
+        self._next_obs = np.zeros(self._obs_size, np.float32)
         # The seat to act (-1 once the game is over), read from the summary once per
         # state change; the masks are copies of these two.
         self._act_seat = -1
@@ -193,7 +196,9 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         # The key RedDogGame(config, rng=...) draws (the same games as before).
         self._key = int(self._rng.integers(0, 2**63, dtype=np.int64))
         self._game = None
-        self._reset_fn.call(self._st, 0, np.uint64(self._key), self._rules, self._summary)
+        self._reset_fn.call(
+            self._st, 0, np.uint64(self._key), self._rules, self._summary, self._next_obs
+        )
         self._started = True
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -217,10 +222,12 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seat = self.agent_name_mapping[agent]
+        if seat == self._act_seat:
+            # Encoded by the last reset or step's compiled call, the state unchanged since.
+            return {"observation": self._next_obs.copy(), "action_mask": self._ones.copy()}
         obs = np.empty(self._obs_size, np.float32)  # encode writes every entry
         self._encode_fn.call(self._st, 0, seat, obs)
-        mask = (self._ones if seat == self._act_seat else self._zeros).copy()
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": self._zeros.copy()}
 
     def last(
         self, observe: bool = True
@@ -280,7 +287,9 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
                     f"{agent}: masked out",
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
-        status, p = self._act_fn.call(self._st, 0, a, self.fractions, self._summary)
+        status, p = self._act_fn.call(
+            self._st, 0, a, self.fractions, self._summary, self._next_obs
+        )
         if status != OK:  # not reached: every index maps to a legal action
             raise IllegalActionError(
                 a, f"an integer in [0, {n})", PHASE_NAMES[int(self._st.ints[0, I_PHASE])]
@@ -309,14 +318,13 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
 
     def _publish(self, v: list[int], collect: bool) -> None:
         # The rewards (added to the cumulative ones, as _accumulate_rewards does),
-        # terminations, infos and the next agent, from the summary `v` (aec_summary_size).
+        # terminations, infos and the next agent, from the summary `v` (aec_summary_size:
+        # over, to act, chips from v[2], seated flags from v[2 + p]).
         # collect=False at reset: the first ante is charged with the first step.
         p = self._p
         over = v[0] != 0
         act = -1 if over else v[1]
         self._act_seat = act
-        chips = v[2 : 2 + p]
-        seated = v[2 + p : 2 + 2 * p]
         ante, base, log = self.config.ante, self._base, self._actions_log
         rewards, cumulative = self.rewards, self._cumulative_rewards
         terminations, infos = self.terminations, self.infos
@@ -324,22 +332,25 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         ones, zeros = self._ones, self._zeros
         seats = self.agent_name_mapping
         dead = False
+        n = len(log)
         for a in self.agents:
             s = seats[a]
             if collect:
-                r = (chips[s] - base[s]) / ante
+                c = v[2 + s]
+                r = (c - base[s]) / ante
                 rewards[a] = r
-                base[s] = chips[s]
+                base[s] = c
                 cumulative[a] += r
-            if over or not seated[s]:
+            if over or not v[2 + p + s]:
                 terminations[a] = dead = True
             elif terminations[a]:
                 dead = True
+            k = since[s]
             infos[a] = {
-                "action_mask": (ones if s == act else zeros).copy(),
+                "action_mask": ones.copy() if s == act else zeros.copy(),
                 "illegal_action": replaced[s],
                 "last_bet": last_own[s],
-                "opponent_actions": tuple(log[since[s] :]),
+                "opponent_actions": tuple(log[k:]) if k < n else (),
             }
         if not over:
             self.agent_selection = self.possible_agents[act]

@@ -51,7 +51,9 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     the same for every agent (public facts only: hole cards of hands shown down,
     the evaluator's hand names, chips paid and net per seat, folds and leavers);
     ``infos[agent]["hands_ended"]`` the hands decided by the last ``step`` (a tuple,
-    usually empty or one). The ansi render ends with the last hand.
+    usually empty or one). The ansi render ends with the last hand. Each agent's info
+    dict is updated in place from step to step; its ``action_mask`` array is replaced
+    when its mask changes (a seat that neither acted nor is to act keeps its zeros).
 
     The options are checked by :class:`~poker_env.episode.holdem.HoldemEnvConfig`, as
     ``HoldemEnv``'s (the same values accepted, the same ``ConfigError``); a step is
@@ -140,6 +142,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._zeros = np.zeros(na, dtype=np.int8)
         self._amounts = np.zeros(na, dtype=np.int64)
         self._legal_seat = -1
+        self._hands_ended_set = False
         # The observation of that seat, encoded in the same call (the agent asked
         # next); empty with the evaluator features, which observe() adds itself.
         self._next_obs = np.zeros(0 if self.evaluator_features else size, np.float32)
@@ -176,8 +179,9 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         }
         self._last_hand = None
         self._hands_left = self.hands_per_episode
+        self._hands_ended_set = False  # whether some info's hands_ended is not ()
         self._deal(changed=True)
-        self._select(*self._observe_to_act(), ())
+        self._select(*self._observe_to_act(), None)
 
     def _deal(self, changed: bool) -> None:
         s = self._s
@@ -194,23 +198,34 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         )
 
     def _select(self, legal_seat: int, to_act: int, ended: tuple[HandResult, ...] | None) -> None:
-        # The next agent, and every agent's mask (zeros but the seat to act's) and, where
-        # `ended` is not None, its hands_ended.
+        # The next agent; the masks in the infos (zeros but the seat to act's legal
+        # ones) and, unless `ended` is None (reset), every agent's hands_ended. The info
+        # dicts are updated in place; a mask array is replaced where it changes (the seat
+        # that acted and the seat to act: every other one still holds zeros), and
+        # hands_ended where it changes, so a step does not pay for every seat.
+        prev = self._legal_seat
         self._legal_seat = legal_seat
         if to_act >= 0:
             self.agent_selection = self.possible_agents[to_act]
         else:
             live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
             self.agent_selection = live[0] if live else (self.agents[0] if self.agents else "")
-        infos, seats, legal, zeros = self.infos, self._seat, self._legal, self._zeros
+        infos, names = self.infos, self.possible_agents
         if ended is None:
+            seats, legal, zeros = self._seat, self._legal, self._zeros
             for a in self.agents:
                 infos[a]["action_mask"] = legal.copy() if seats[a] == legal_seat else zeros.copy()
-        else:
+            return
+        if ended or self._hands_ended_set:
             for a in self.agents:
-                info = infos[a]
-                info["hands_ended"] = ended
-                info["action_mask"] = legal.copy() if seats[a] == legal_seat else zeros.copy()
+                infos[a]["hands_ended"] = ended
+            self._hands_ended_set = bool(ended)
+        if prev >= 0 and prev != legal_seat:
+            info = infos.get(names[prev])
+            if info is not None:
+                info["action_mask"] = self._zeros.copy()
+        if legal_seat >= 0:
+            infos[names[legal_seat]]["action_mask"] = self._legal.copy()
 
     def _mask(self, agent: str) -> NDArray[np.int8]:
         # The seat to act while betting: its legal actions; every other seat: zeros.

@@ -66,6 +66,7 @@ __all__ = [
     "HoldemTables",
     "action_mask",
     "aec_act",
+    "aec_new_table",
     "aec_observe_to_act",
     "apply_index",
     "encode",
@@ -913,3 +914,13 @@ def aec_act(
         return status, True, -1, int(s[K.TO_ACT])
     seat = _aec_to_act(s, fractions, legal, amounts, scale, obs)
     return status, False, seat, int(s[K.TO_ACT])
+
+
+@njit(cache=True, _nrt=False)
+def aec_new_table(s: np.ndarray, num_seats: int, stack: int) -> None:  # pragma: no cover
+    """Clear row ``s`` into a table of ``num_seats`` (its own blinds, cap, rules and
+    penalty kept) and seat everyone with ``stack`` chips: an episode's start."""
+    K.new_table(s, num_seats, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
+    for q in range(num_seats):
+        s[K.STATUS + q] = K.SEATED
+        s[K.STACK + q] = stack

@@ -128,6 +128,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._tables = get_holdem_tables()
         self._rng = np.random.default_rng()
         self._s = self.config.new_state()
+        self._stack = int(self.config.stack)
         self._scale = float(self.config.stack)
         # The Monte Carlo equity's stream, drawn once a hand (only with the features on,
         # so the games are the same either way): observe() is repeatable.
@@ -152,7 +153,8 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._encode_fn = KernelEntry(E.encode)
         self._button_fn = KernelEntry(K.next_button)
         self._start_fn = KernelEntry(K.start_hand)
-        self._new_table_fn = KernelEntry(K.new_table)
+        self._new_table_fn = KernelEntry(E.aec_new_table)
+        self._finish_fn = KernelEntry(K.finish_hand)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -166,9 +168,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
         n = len(self.possible_agents)
         s = self._s
-        self._new_table_fn.call(s, n, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
-        s[K.STATUS : K.STATUS + n] = K.SEATED
-        s[K.STACK : K.STACK + n] = self.config.stack
+        self._new_table_fn.call(s, n, self._stack)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -312,26 +312,32 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     def _end_hand(self) -> tuple[HandResult, ...]:
         """Close the decided hand (and any next one decided at once); their results."""
         s = self._s
+        n = len(self.possible_agents)
         ended: list[HandResult] = []
+        rewards, infos, terminations, seats = self.rewards, self.infos, self.terminations, self._seat
         while True:
+            base = float(s[K.BASE])
+            stacks = s[K.STACK : K.STACK + n].tolist()
+            starts = s[K.START_STACK : K.START_STACK + n].tolist()
             for a in self.agents:
-                q = self._seat[a]
-                self.rewards[a] += float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
+                q = seats[a]
+                rewards[a] += float(stacks[q] - starts[q]) / base
             # Read before finish_hand clears the folds and leavers.
-            self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
-            ended.append(self._last_hand)
+            last = self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
+            ended.append(last)
             for a in self.agents:
-                self.infos[a]["last_hand"] = self._last_hand
+                infos[a]["last_hand"] = last
             self._hands_left -= 1
-            changed = K.finish_hand(s, True)  # RULES.md §3: busted players leave
-            seated = [q for q in range(len(self.possible_agents)) if s[K.STATUS + q] == K.SEATED]
+            changed = self._finish_fn.call(s, True)  # RULES.md §3: busted players leave
+            status = s[K.STATUS : K.STATUS + n].tolist()
+            seated = [q for q in range(n) if status[q] == K.SEATED]
             if self._hands_left <= 0 or len(seated) < 2:
                 for a in self.agents:
-                    self.terminations[a] = True
+                    terminations[a] = True
                 return tuple(ended)
             for a in self.agents:
-                if self._seat[a] not in seated:
-                    self.terminations[a] = True
+                if seats[a] not in seated:
+                    terminations[a] = True
             self._deal(changed)
             # Blinds can put everyone all-in: such a hand is decided at once.
             if s[K.PHASE] != K.PHASE_OVER:

@@ -163,6 +163,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         # This episode's key (the game is replayed from it for `game`) and that replay.
         self._key = 0
         self._game: RedDogGame | None = None
+        self._pairs: list[tuple[str, int]] = []
         # The compiled entries (poker_env.fastcall: no numba typing per call).
         self._reset_fn = KernelEntry(aec_reset)
         self._act_fn = KernelEntry(aec_act)
@@ -218,6 +219,8 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         self._since = [0] * p
         self._replaced = [False] * p
         self._agent_selector = AgentSelector(self.agents)
+        # (agent, seat) of self.agents, for the step's loop (rebuilt when one leaves).
+        self._pairs = [(a, self.agent_name_mapping[a]) for a in self.agents]
         self._publish(self._summary.tolist(), collect=False)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
@@ -310,7 +313,18 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         log = self._actions_log
         log.append(entry)
         self._action_rows.append(row)
-        self._last_own[seat] = {"action": a, "p": p, **entry}
+        self._last_own[seat] = {
+            "action": a,
+            "p": p,
+            "seat": entry["seat"],
+            "kind": entry["kind"],
+            "amount": entry["amount"],
+            "turned_card": entry["turned_card"],
+            "won": entry["won"],
+            "shown": entry["shown"],
+            "pot_refilled": entry["pot_refilled"],
+            "deal_ended": entry["deal_ended"],
+        }
         self._since[seat] = len(log)
         self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
@@ -330,11 +344,14 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         terminations, infos = self.terminations, self.infos
         last_own, since, replaced = self._last_own, self._since, self._replaced
         ones, zeros = self._ones, self._zeros
-        seats = self.agent_name_mapping
+        agents = self.agents
+        pairs = self._pairs
+        if len(pairs) != len(agents):  # an agent was removed (PettingZoo's dead step)
+            seats = self.agent_name_mapping
+            pairs = self._pairs = [(a, seats[a]) for a in agents]
         dead = False
         n = len(log)
-        for a in self.agents:
-            s = seats[a]
+        for a, s in pairs:
             if collect:
                 c = v[2 + s]
                 r = (c - base[s]) / ante
@@ -355,7 +372,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         if not over:
             self.agent_selection = self.possible_agents[act]
         else:
-            self.agent_selection = self.agents[0] if self.agents else ""
+            self.agent_selection = agents[0] if agents else ""
         if collect and dead:
             self._deads_step_first()
 

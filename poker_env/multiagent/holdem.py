@@ -186,7 +186,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     def _deal(self, changed: bool) -> None:
         s = self._s
         button = self._button_fn.call(s, bool(changed), int(self._rng.integers(1 << 30)))
-        deck = self._rng.permutation(52).astype(np.int64)
+        deck = self._rng.permutation(52).astype(np.int64, copy=False)
         self._start_fn.call(s, deck, int(button), self._tables)
         if self.evaluator_features:
             self._feature_seed[0] = np.uint64(self._rng.integers(0, 2**63))

@@ -550,7 +550,9 @@ def _aec_summary(st: RedDogState, t: int, out: NDArray[np.int64]) -> None:  # pr
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _aec_encode_to_act(st: RedDogState, t: int, obs: NDArray[np.float32]) -> None:  # pragma: no cover
+def _aec_encode_to_act(
+    st: RedDogState, t: int, obs: NDArray[np.float32]
+) -> None:  # pragma: no cover
     # The observation of the seat to act (its agent is the next one asked), if any.
     if st.ints[t, I_PHASE] != PHASE_OVER:
         _encode(st, t, st.ints[t, I_TO_ACT], obs)

@@ -292,10 +292,10 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             a = PASSIVE_ACTION
         self.infos[agent]["illegal_action"] = illegal
         self._cumulative_rewards[agent] = 0.0
+        legal, amounts, obs = self._legal, self._amounts, self._next_obs
         _, over, legal_seat, to_act = self._act_fn.call(
-            s, a, self.fractions, self._tables, self._legal, self._amounts, self._scale,
-            self._next_obs,
-        )  # fmt: skip
+            s, a, self.fractions, self._tables, legal, amounts, self._scale, obs
+        )
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if over:
             ended = self._end_hand()
@@ -314,7 +314,12 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         s = self._s
         n = len(self.possible_agents)
         ended: list[HandResult] = []
-        rewards, infos, terminations, seats = self.rewards, self.infos, self.terminations, self._seat
+        rewards, infos, terminations, seats = (
+            self.rewards,
+            self.infos,
+            self.terminations,
+            self._seat,
+        )
         while True:
             base = float(s[K.BASE])
             stacks = s[K.STACK : K.STACK + n].tolist()

@@ -290,9 +290,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
                     f"{agent}: masked out",
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
-        status, p = self._act_fn.call(
-            self._st, 0, a, self.fractions, self._summary, self._next_obs
-        )
+        status, p = self._act_fn.call(self._st, 0, a, self.fractions, self._summary, self._next_obs)
         if status != OK:  # not reached: every index maps to a legal action
             raise IllegalActionError(
                 a, f"an integer in [0, {n})", PHASE_NAMES[int(self._st.ints[0, I_PHASE])]

@@ -88,7 +88,12 @@ CASES: list[tuple[str, str, dict[str, Any], int, int]] = [
     (
         "holdem_3p_features",
         "holdem",
-        {"num_players": 3, "evaluator_features": True, "equity_samples": 16, "hands_per_episode": 2},
+        {
+            "num_players": 3,
+            "evaluator_features": True,
+            "equity_samples": 16,
+            "hands_per_episode": 2,
+        },
         4,
         200,
     ),
@@ -110,7 +115,11 @@ def canonical(x: Any) -> Any:
         if x.dtype.kind == "f":
             data = x.tobytes().hex()
         else:
-            data = hashlib.blake2b(x.tobytes(), digest_size=16).hexdigest() if x.size > 4096 else x.tolist()
+            data = (
+                hashlib.blake2b(x.tobytes(), digest_size=16).hexdigest()
+                if x.size > 4096
+                else x.tolist()
+            )
         return ["ndarray", str(x.dtype), list(x.shape), data]
     if isinstance(x, np.generic):
         return [type(x).__name__, canonical(x.item())]
@@ -138,7 +147,7 @@ def _snapshot(env: Any, event: Any) -> Any:
     for a in env.possible_agents:
         try:
             obs[a] = canonical(env.observe(a))
-        except Exception as exc:  # noqa: BLE001 - recorded, not hidden
+        except Exception as exc:  # recorded, not hidden
             obs[a] = ["error", type(exc).__name__, str(exc)]
     last = canonical(env.last()) if env.agents else None
     return [
@@ -195,7 +204,7 @@ def episodes(case: tuple[str, str, dict[str, Any], int, int]) -> Iterator[Iterat
                 try:
                     env.step(action)
                     event = ["step", agent, canonical(action)]
-                except Exception as exc:  # noqa: BLE001 - the refusal is part of the record
+                except Exception as exc:  # the refusal is part of the record
                     event = ["refused", agent, canonical(action), type(exc).__name__, str(exc)]
                 yield _snapshot(env, event)
 
@@ -229,7 +238,9 @@ def main(argv: list[str]) -> None:
             for _ in ep:
                 pass
     else:
-        raise SystemExit("usage: python -m tests.multiagent.aec_trajectory record | dump CASE EPISODE")
+        raise SystemExit(
+            "usage: python -m tests.multiagent.aec_trajectory record | dump CASE EPISODE"
+        )
 
 
 if __name__ == "__main__":

@@ -147,6 +147,9 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         # The observation of that seat, encoded in the same call (the agent asked
         # next); empty with the evaluator features, which observe() adds itself.
         self._next_obs = np.zeros(0 if self.evaluator_features else size, np.float32)
+        self._make_entries()
+
+    def _make_entries(self) -> None:
         # The compiled entries (poker_env.fastcall: no numba typing per call).
         self._act_fn = KernelEntry(E.aec_act)
         self._to_act_fn = KernelEntry(E.aec_observe_to_act)
@@ -155,6 +158,27 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._start_fn = KernelEntry(K.start_hand)
         self._new_table_fn = KernelEntry(E.aec_new_table)
         self._finish_fn = KernelEntry(K.finish_hand)
+
+    # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
+    _ENTRIES = (
+        "_act_fn",
+        "_to_act_fn",
+        "_encode_fn",
+        "_button_fn",
+        "_start_fn",
+        "_new_table_fn",
+        "_finish_fn",
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self._ENTRIES:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_entries()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

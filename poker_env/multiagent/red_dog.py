@@ -164,10 +164,26 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         self._key = 0
         self._game: RedDogGame | None = None
         self._pairs: list[tuple[str, int]] = []
+        self._make_entries()
+
+    def _make_entries(self) -> None:
         # The compiled entries (poker_env.fastcall: no numba typing per call).
         self._reset_fn = KernelEntry(aec_reset)
         self._act_fn = KernelEntry(aec_act)
         self._encode_fn = KernelEntry(encode_observation)
+
+    # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
+    _ENTRIES = ("_reset_fn", "_act_fn", "_encode_fn")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self._ENTRIES:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_entries()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

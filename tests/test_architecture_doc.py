@@ -38,6 +38,7 @@ def test_the_named_functions_exist() -> None:
             "HoldemParams",
             "HoldemEnvConfig",
             "holdem_params",
+            "aec_act",
         ),
         "poker_env.episode.red_dog": (
             "RedDogParams",
@@ -45,6 +46,8 @@ def test_the_named_functions_exist() -> None:
             "red_dog_params",
             "env_reset_table",
             "env_step_table",
+            "aec_act",
+            "aec_reset",
         ),
         "poker_env.games.red_dog_kernels": ("RedDogState",),
         "poker_env.vector.draw": ("DrawTables", "DrawParams", "_agent_row_step"),
@@ -53,8 +56,8 @@ def test_the_named_functions_exist() -> None:
         "poker_env.vector.batch": ("step_rows", "step_chunks"),
         "poker_env.fastcall": ("KernelEntry",),
         "poker_env.render.draw": ("draw_picture", "draw_text"),
-        "poker_env.render.red_dog": ("red_dog_picture", "red_dog_text"),
-        "poker_env.render.holdem": ("holdem_picture", "holdem_text"),
+        "poker_env.render.red_dog": ("red_dog_picture", "red_dog_text", "red_dog_aec_text"),
+        "poker_env.render.holdem": ("holdem_picture", "holdem_text", "holdem_aec_text"),
         "poker_env.evaluator.equity_batch": ("sample_holdem_equity",),
         "poker_env.episode.options": ("check_illegal_action",),
     }.items():

@@ -65,6 +65,9 @@ __all__ = [
     "HoldemParams",
     "HoldemTables",
     "action_mask",
+    "aec_act",
+    "aec_new_table",
+    "aec_observe_to_act",
     "apply_index",
     "encode",
     "holdem_params",
@@ -847,3 +850,77 @@ def features_to_act(
     for k in range(idx.shape[0]):
         i = idx[k]
         features(states[i], rngs, i, states[i][K.TO_ACT], samples, tables, obs[k])
+
+
+# ---- the multi-agent env's step (poker_env.multiagent.holdem): every seat an agent
+@njit(cache=True, _nrt=False, inline="always")
+def _aec_to_act(
+    s: np.ndarray,
+    fractions: np.ndarray,
+    legal: np.ndarray,
+    amounts: np.ndarray,
+    scale: float,
+    obs: np.ndarray,
+) -> int:  # pragma: no cover - compiled
+    if s[K.PHASE] != K.PHASE_BETTING:
+        return -1
+    action_mask(s, fractions, legal, amounts)
+    seat = s[K.TO_ACT]
+    if obs.shape[0]:
+        encode(s, seat, scale, obs)
+    return int(seat)
+
+
+@njit(cache=True, _nrt=False)
+def aec_observe_to_act(
+    s: np.ndarray,
+    fractions: np.ndarray,
+    legal: np.ndarray,
+    amounts: np.ndarray,
+    scale: float,
+    obs: np.ndarray,
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """After a change of table row ``s``: while betting, the legal mask (and raise
+    amounts) of the seat to act into ``legal``/``amounts`` (:func:`action_mask`) and
+    its observation into ``obs`` (:func:`encode`, stacks over ``scale``; nothing
+    where ``obs`` is empty).
+
+    Returns (the seat whose mask and observation were written, -1 when no one bets;
+    the row's seat to act).
+    """
+    seat = _aec_to_act(s, fractions, legal, amounts, scale, obs)
+    return seat, int(s[K.TO_ACT])
+
+
+@njit(cache=True, _nrt=False)
+def aec_act(
+    s: np.ndarray,
+    idx: int,
+    fractions: np.ndarray,
+    tables: EvalTables,
+    legal: np.ndarray,
+    amounts: np.ndarray,
+    scale: float,
+    obs: np.ndarray,
+) -> tuple[int, bool, int, int]:  # pragma: no cover - compiled
+    """Discrete action ``idx`` for the seat to act (:func:`apply_index`), then, unless
+    the hand is decided, :func:`aec_observe_to_act`.
+
+    Returns (apply_index's status, whether the hand is over (nothing else written:
+    the caller closes it), the seat observed or -1, the row's seat to act).
+    """
+    status = apply_index(s, idx, fractions, tables)
+    if s[K.PHASE] == K.PHASE_OVER:
+        return status, True, -1, int(s[K.TO_ACT])
+    seat = _aec_to_act(s, fractions, legal, amounts, scale, obs)
+    return status, False, seat, int(s[K.TO_ACT])
+
+
+@njit(cache=True, _nrt=False)
+def aec_new_table(s: np.ndarray, num_seats: int, stack: int) -> None:  # pragma: no cover
+    """Clear row ``s`` into a table of ``num_seats`` (its own blinds, cap, rules and
+    penalty kept) and seat everyone with ``stack`` chips: an episode's start."""
+    K.new_table(s, num_seats, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
+    for q in range(num_seats):
+        s[K.STATUS + q] = K.SEATED
+        s[K.STACK + q] = stack

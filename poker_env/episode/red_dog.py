@@ -52,11 +52,13 @@ from poker_env.games.red_dog import (
     I_POT,
     I_ROUNDS,
     I_START_CHIPS,
+    I_TO_ACT,
     KIND_BET,
     KIND_FORFEIT,
     MAX_PLAYERS,
     OK,
     PHASE_BET,
+    PHASE_OVER,
     PUB_SHOWN,
     PUB_TURNED,
     RedDogConfig,
@@ -94,6 +96,9 @@ __all__ = [
     "action_dict",
     "action_text",
     "action_to_bet",
+    "aec_act",
+    "aec_reset",
+    "aec_summary_size",
     "agent_done",
     "collect_reward",
     "encode_observation",
@@ -521,3 +526,78 @@ def collect_reward(st: RedDogState, t: int) -> float:  # pragma: no cover
 def agent_done(st: RedDogState, t: int) -> bool:  # pragma: no cover
     """Whether the agent's episode is over: game over, or its seat left."""
     return bool(_agent_done(st, t))
+
+
+# ---- the multi-agent env's step (poker_env.multiagent.red_dog): every seat an agent
+def aec_summary_size(num_players: int) -> int:
+    """Length of the int64 summary :func:`aec_reset` and :func:`aec_act` write: game
+    over (0/1), the seat to act, each seat's chips, each seat's seated flag (0/1), then
+    the events row of the last action (``NUM_EVENTS``, the ``E_*`` columns)."""
+    return 2 + 2 * int(num_players) + NUM_EVENTS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _aec_summary(st: RedDogState, t: int, out: NDArray[np.int64]) -> None:  # pragma: no cover
+    ints = st.ints
+    p = ints[t, I_NUM_PLAYERS]
+    out[0] = 1 if ints[t, I_PHASE] == PHASE_OVER else 0
+    out[1] = ints[t, I_TO_ACT]
+    for s in range(p):
+        out[2 + s] = st.chips[t, s]
+        out[2 + p + s] = 1 if st.flags[t, s] & F_SEATED else 0
+    for k in range(NUM_EVENTS):
+        out[2 + 2 * p + k] = st.events[t, k]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _aec_encode_to_act(
+    st: RedDogState, t: int, obs: NDArray[np.float32]
+) -> None:  # pragma: no cover
+    # The observation of the seat to act (its agent is the next one asked), if any.
+    if st.ints[t, I_PHASE] != PHASE_OVER:
+        _encode(st, t, st.ints[t, I_TO_ACT], obs)
+
+
+@njit(cache=True, _nrt=False)
+def aec_reset(
+    st: RedDogState,
+    t: int,
+    key: np.uint64,
+    rules: NDArray[np.int64],
+    out: NDArray[np.int64],
+    obs: NDArray[np.float32],
+) -> None:  # pragma: no cover - compiled
+    """A new game at table ``t`` from ``key`` (:func:`new_game`: the draw, the first
+    ante, the first deal); its summary into ``out`` (:func:`aec_summary_size`) and the
+    observation of the seat to act into ``obs`` (:func:`encode_observation`)."""
+    new_game(st, t, key, rules)
+    _aec_summary(st, t, out)
+    _aec_encode_to_act(st, t, obs)
+
+
+@njit(cache=True, _nrt=False)
+def aec_act(
+    st: RedDogState,
+    t: int,
+    action: int,
+    fractions: NDArray[np.float64],
+    out: NDArray[np.int64],
+    obs: NDArray[np.float32],
+) -> tuple[int, float]:  # pragma: no cover - compiled
+    """The seat to act at table ``t`` plays the discrete ``action``
+    (:func:`action_to_bet`); the summary after it into ``out``, the observation of
+    the next seat to act (if the game goes on) into ``obs``.
+
+    Returns (status, the seat's exact win probability when it decided). On a bad
+    status nothing changed (and neither ``out`` nor ``obs`` is written).
+    """
+    seat = st.ints[t, I_TO_ACT]
+    p = win_probability_kernel(st.ints, st.hands, st.public, t, seat)
+    kind, amount = action_to_bet(st, t, action, fractions)
+    if kind < 0:
+        return ERR_KIND, p
+    status = apply_action_inline(st, t, kind, amount)
+    if status == OK:
+        _aec_summary(st, t, out)
+        _aec_encode_to_act(st, t, obs)
+    return status, p

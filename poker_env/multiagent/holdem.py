@@ -10,15 +10,13 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
-from poker_env.cards import format_cards
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
-from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import entry_point
+from poker_env.fastcall import KernelEntry
 from poker_env.games import holdem_kernels as K
-from poker_env.games.holdem import STREET_NAMES, HoldemConfig, get_holdem_tables
-from poker_env.render.holdem import holdem_picture
+from poker_env.games.holdem import STREET_NAMES, get_holdem_tables
+from poker_env.render.holdem import holdem_aec_text, holdem_picture
 
 __all__ = ["HoldemAECEnv", "env"]
 
@@ -53,7 +51,14 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
     the same for every agent (public facts only: hole cards of hands shown down,
     the evaluator's hand names, chips paid and net per seat, folds and leavers);
     ``infos[agent]["hands_ended"]`` the hands decided by the last ``step`` (a tuple,
-    usually empty or one). The ansi render ends with the last hand.
+    usually empty or one). The ansi render ends with the last hand. Each agent's info
+    dict is updated in place from step to step; its ``action_mask`` array is replaced
+    when its mask changes (a seat that neither acted nor is to act keeps its zeros).
+
+    The options are checked by :class:`~poker_env.episode.holdem.HoldemEnvConfig`, as
+    ``HoldemEnv``'s (the same values accepted, the same ``ConfigError``); a step is
+    one compiled call (:func:`poker_env.episode.holdem.aec_act`: the action, the next
+    seat's mask and observation) on the table row the single env's kernels use.
     """
 
     metadata = {  # noqa: RUF012
@@ -79,31 +84,28 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.config = HoldemConfig(
-            num_seats=num_players,
+        # Every option checked once, as HoldemEnv checks it.
+        env_config = E.HoldemEnvConfig(
+            num_players=num_players,
+            hands_per_episode=hands_per_episode,
+            raise_fractions=raise_fractions,
+            rules=rules,
             base=base,
             starting_stack=starting_stack,
             max_bet=max_bet,
-            rules=rules,
             penalty_to=penalty_to,
+            evaluator_features=evaluator_features,
+            equity_samples=equity_samples,
+            illegal_action=illegal_action,
         )
-        if self.config.stack <= base:
-            # Stacks all-in from the blinds would never give anyone a decision.
-            raise ConfigError("starting_stack", starting_stack, f"more than the big blind ({base})")
-        if not isinstance(hands_per_episode, int) or hands_per_episode < 1:
-            raise ConfigError("hands_per_episode", hands_per_episode, "an int >= 1")
-        if not isinstance(equity_samples, int) or equity_samples < 1:
-            raise ConfigError("equity_samples", equity_samples, "an int >= 1")
-        self.illegal_action = check_illegal_action(illegal_action)
-        self.evaluator_features = bool(evaluator_features)
-        self.equity_samples = equity_samples
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
-        fr = np.asarray(raise_fractions, dtype=np.float64)
-        if fr.ndim != 1 or not 0 < fr.size <= E.MAX_FRACTIONS or np.any(fr <= 0):
-            raise ConfigError(
-                "raise_fractions", raise_fractions, "a non-empty sequence of positive pot fractions"
-            )
+        self.env_config = env_config
+        self.config = env_config.table
+        self.illegal_action = illegal_action
+        self.evaluator_features = bool(evaluator_features)
+        self.equity_samples = equity_samples
+        fr = env_config.fractions
         self.fractions = fr
         self.hands_per_episode = hands_per_episode
         self.render_mode = render_mode
@@ -126,6 +128,8 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._tables = get_holdem_tables()
         self._rng = np.random.default_rng()
         self._s = self.config.new_state()
+        self._stack = int(self.config.stack)
+        self._scale = float(self.config.stack)
         # The Monte Carlo equity's stream, drawn once a hand (only with the features on,
         # so the games are the same either way): observe() is repeatable.
         self._feature_seed = np.zeros(1, dtype=np.uint64)
@@ -134,17 +138,47 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         self._na = na
         self._obs_size = size
         # The legal mask of the seat to act (-1: none), computed once per state change
-        # in _select; every mask handed out is a fresh copy of it or zeros.
+        # by the compiled step; every mask handed out is a fresh copy of it or zeros.
         self._legal = np.zeros(na, dtype=np.int8)
+        self._zeros = np.zeros(na, dtype=np.int8)
         self._amounts = np.zeros(na, dtype=np.int64)
         self._legal_seat = -1
-        # The compiled entries of the kernels called each step, after their first
-        # calls (poker_env.fastcall: no per-call numba typing).
-        self._mask_fn: Any = None
-        self._encode_fn: Any = None
-        self._apply_fn: Any = None
-        self._button_fn: Any = None
-        self._start_fn: Any = None
+        self._hands_ended_set = False
+        # The observation of that seat, encoded in the same call (the agent asked
+        # next); empty with the evaluator features, which observe() adds itself.
+        self._next_obs = np.zeros(0 if self.evaluator_features else size, np.float32)
+        self._make_entries()
+
+    def _make_entries(self) -> None:
+        # The compiled entries (poker_env.fastcall: no numba typing per call).
+        self._act_fn = KernelEntry(E.aec_act)
+        self._to_act_fn = KernelEntry(E.aec_observe_to_act)
+        self._encode_fn = KernelEntry(E.encode)
+        self._button_fn = KernelEntry(K.next_button)
+        self._start_fn = KernelEntry(K.start_hand)
+        self._new_table_fn = KernelEntry(E.aec_new_table)
+        self._finish_fn = KernelEntry(K.finish_hand)
+
+    # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
+    _ENTRIES = (
+        "_act_fn",
+        "_to_act_fn",
+        "_encode_fn",
+        "_button_fn",
+        "_start_fn",
+        "_new_table_fn",
+        "_finish_fn",
+    )
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self._ENTRIES:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_entries()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -158,10 +192,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             self._rng = np.random.default_rng(seed)
         n = len(self.possible_agents)
         s = self._s
-        K.new_table(s, n, s[K.BASE], s[K.MAX_BET], s[K.RULES], s[K.PENALTY_TO])
-        for q in range(n):
-            s[K.STATUS + q] = K.SEATED
-            s[K.STACK + q] = self.config.stack
+        self._new_table_fn.call(s, n, self._stack)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -172,55 +203,53 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         }
         self._last_hand = None
         self._hands_left = self.hands_per_episode
+        self._hands_ended_set = False  # whether some info's hands_ended is not ()
         self._deal(changed=True)
-        self._select()
+        self._select(*self._observe_to_act(), None)
 
     def _deal(self, changed: bool) -> None:
         s = self._s
-        args = (s, bool(changed), int(self._rng.integers(1 << 30)))
-        if self._button_fn is None:
-            button = K.next_button(*args)  # compiles or loads the kernel
-            self._button_fn = entry_point(K.next_button, args)
-        else:
-            button = self._button_fn(*args)
-        deal = (s, self._rng.permutation(52).astype(np.int64), int(button), self._tables)
-        if self._start_fn is None:
-            K.start_hand(*deal)
-            self._start_fn = entry_point(K.start_hand, deal)
-        else:
-            self._start_fn(*deal)
+        button = self._button_fn.call(s, bool(changed), int(self._rng.integers(1 << 30)))
+        deck = self._rng.permutation(52).astype(np.int64, copy=False)
+        self._start_fn.call(s, deck, int(button), self._tables)
         if self.evaluator_features:
             self._feature_seed[0] = np.uint64(self._rng.integers(0, 2**63))
 
-    def _select(self) -> None:
-        seat = int(self._s[K.TO_ACT])
-        if seat >= 0:
-            self.agent_selection = self.possible_agents[seat]
+    def _observe_to_act(self) -> tuple[int, int]:
+        # The mask and observation of the seat to act after a reset or a new hand.
+        return self._to_act_fn.call(  # type: ignore[no-any-return]
+            self._s, self.fractions, self._legal, self._amounts, self._scale, self._next_obs
+        )
+
+    def _select(self, legal_seat: int, to_act: int, ended: tuple[HandResult, ...] | None) -> None:
+        # The next agent; the masks in the infos (zeros but the seat to act's legal
+        # ones) and, unless `ended` is None (reset), every agent's hands_ended. The info
+        # dicts are updated in place; a mask array is replaced where it changes (the seat
+        # that acted and the seat to act: every other one still holds zeros), and
+        # hands_ended where it changes, so a step does not pay for every seat.
+        prev = self._legal_seat
+        self._legal_seat = legal_seat
+        if to_act >= 0:
+            self.agent_selection = self.possible_agents[to_act]
         else:
             live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
             self.agent_selection = live[0] if live else (self.agents[0] if self.agents else "")
-        self._update_masks()
-
-    def _update_masks(self) -> None:
-        s = self._s
-        self._legal_seat = -1
-        if s[K.PHASE] == K.PHASE_BETTING:
-            args = (s, self.fractions, self._legal, self._amounts)
-            if self._mask_fn is None:
-                E.action_mask(*args)  # compiles or loads the kernel
-                self._mask_fn = entry_point(E.action_mask, args)
-            else:
-                self._mask_fn(*args)
-            self._legal_seat = int(s[K.TO_ACT])
-        # One block for all the agents' masks (each its own row), zeros but the
-        # seat to act's.
-        agents = self.agents
-        masks = np.zeros((len(agents), self._na), dtype=np.int8)
-        infos, seats, legal_seat = self.infos, self._seat, self._legal_seat
-        for a, row in zip(agents, masks, strict=True):
-            if seats[a] == legal_seat:
-                row[:] = self._legal
-            infos[a]["action_mask"] = row
+        infos, names = self.infos, self.possible_agents
+        if ended is None:
+            seats, legal, zeros = self._seat, self._legal, self._zeros
+            for a in self.agents:
+                infos[a]["action_mask"] = legal.copy() if seats[a] == legal_seat else zeros.copy()
+            return
+        if ended or self._hands_ended_set:
+            for a in self.agents:
+                infos[a]["hands_ended"] = ended
+            self._hands_ended_set = bool(ended)
+        if prev >= 0 and prev != legal_seat:
+            info = infos.get(names[prev])
+            if info is not None:
+                info["action_mask"] = self._zeros.copy()
+        if legal_seat >= 0:
+            infos[names[legal_seat]]["action_mask"] = self._legal.copy()
 
     def _mask(self, agent: str) -> NDArray[np.int8]:
         # The seat to act while betting: its legal actions; every other seat: zeros.
@@ -230,16 +259,31 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seat = self._seat[agent]
-        obs = np.zeros(self._obs_size, np.float32)
-        args = (self._s, seat, float(self.config.stack), obs)
-        if self._encode_fn is None:
-            E.encode(*args)  # compiles or loads the kernel
-            self._encode_fn = entry_point(E.encode, args)
+        if seat == self._legal_seat:
+            if not self.evaluator_features:
+                # Encoded by the last compiled call, the state unchanged since.
+                return {"observation": self._next_obs.copy(), "action_mask": self._legal.copy()}
+            mask = self._legal.copy()
         else:
-            self._encode_fn(*args)
+            mask = self._zeros.copy()
+        obs = np.zeros(self._obs_size, np.float32)
+        self._encode_fn.call(self._s, seat, self._scale, obs)
         if self.evaluator_features:
             E.features(self._s, self._feature_seed, 0, seat, self.equity_samples, self._tables, obs)
-        return {"observation": obs, "action_mask": self._mask(agent)}
+        return {"observation": obs, "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` (the same values, one call less)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def step(self, action: int | None) -> None:
         if not getattr(self, "agents", None):
@@ -262,7 +306,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
                 "not in the action space",
             )
         mask = self._legal if self._seat[agent] == self._legal_seat else self._mask(agent)
-        illegal = bool(mask[a] == 0)
+        illegal = not mask[a]
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -272,44 +316,57 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             a = PASSIVE_ACTION
         self.infos[agent]["illegal_action"] = illegal
         self._cumulative_rewards[agent] = 0.0
-        args = (s, a, self.fractions, self._tables)
-        if self._apply_fn is None:
-            E.apply_index(*args)  # compiles or loads the kernel
-            self._apply_fn = entry_point(E.apply_index, args)
-        else:
-            self._apply_fn(*args)
+        legal, amounts, obs = self._legal, self._amounts, self._next_obs
+        _, over, legal_seat, to_act = self._act_fn.call(
+            s, a, self.fractions, self._tables, legal, amounts, self._scale, obs
+        )
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        ended = self._end_hand() if s[K.PHASE] == K.PHASE_OVER else ()
-        for name in self.agents:
-            self.infos[name]["hands_ended"] = ended
-        self._accumulate_rewards()
-        self._select()
+        if over:
+            ended = self._end_hand()
+            # As _accumulate_rewards (the rewards are 0.0 when no hand ended: nothing to add).
+            cumulative = self._cumulative_rewards
+            for name, reward in self.rewards.items():
+                cumulative[name] += reward
+            self._select(*self._observe_to_act(), ended)
+        else:
+            self._select(legal_seat, to_act, ())
         if any(self.terminations.values()):  # keyed by self.agents
             self._deads_step_first()
 
     def _end_hand(self) -> tuple[HandResult, ...]:
         """Close the decided hand (and any next one decided at once); their results."""
         s = self._s
+        n = len(self.possible_agents)
         ended: list[HandResult] = []
+        rewards, infos, terminations, seats = (
+            self.rewards,
+            self.infos,
+            self.terminations,
+            self._seat,
+        )
         while True:
+            base = float(s[K.BASE])
+            stacks = s[K.STACK : K.STACK + n].tolist()
+            starts = s[K.START_STACK : K.START_STACK + n].tolist()
             for a in self.agents:
-                q = self._seat[a]
-                self.rewards[a] += float(s[K.STACK + q] - s[K.START_STACK + q]) / float(s[K.BASE])
+                q = seats[a]
+                rewards[a] += float(stacks[q] - starts[q]) / base
             # Read before finish_hand clears the folds and leavers.
-            self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
-            ended.append(self._last_hand)
+            last = self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
+            ended.append(last)
             for a in self.agents:
-                self.infos[a]["last_hand"] = self._last_hand
+                infos[a]["last_hand"] = last
             self._hands_left -= 1
-            changed = K.finish_hand(s, True)  # RULES.md §3: busted players leave
-            seated = [q for q in range(len(self.possible_agents)) if s[K.STATUS + q] == K.SEATED]
+            changed = self._finish_fn.call(s, True)  # RULES.md §3: busted players leave
+            status = s[K.STATUS : K.STATUS + n].tolist()
+            seated = [q for q in range(n) if status[q] == K.SEATED]
             if self._hands_left <= 0 or len(seated) < 2:
                 for a in self.agents:
-                    self.terminations[a] = True
+                    terminations[a] = True
                 return tuple(ended)
             for a in self.agents:
-                if self._seat[a] not in seated:
-                    self.terminations[a] = True
+                if seats[a] not in seated:
+                    terminations[a] = True
             self._deal(changed)
             # Blinds can put everyone all-in: such a hand is decided at once.
             if s[K.PHASE] != K.PHASE_OVER:
@@ -323,20 +380,7 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
             return holdem_picture(self._s, n, seat, show_all=True, last=self._last_hand)
         if self.render_mode != "ansi":
             return None
-        s = self._s
-        lines = [
-            f"{STREET_NAMES[int(s[K.STREET])]}  board: {format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or '-'}"
-        ]
-        for q, a in enumerate(self.possible_agents):
-            lines.append(
-                f"{'>' if q == s[K.TO_ACT] else ' '} {a}: {format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2]) if s[K.HOLE + 2 * q] >= 0 else '-'}"
-                f"  stack {int(s[K.STACK + q])}  bet {int(s[K.BET + q])}"
-            )
-        if self._last_hand is not None:
-            # RULES.md §3: the hands shown at the showdown, named, and the pots paid.
-            lines.append("")
-            lines.extend(self._last_hand.lines(names=self.possible_agents))
-        return "\n".join(lines)
+        return holdem_aec_text(self._s, self.possible_agents, self._last_hand)
 
     def close(self) -> None:
         pass

@@ -14,22 +14,36 @@ from pettingzoo.utils import AgentSelector
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     RedDogEnvConfig,
-    action_dict,
-    action_text,
-    action_to_bet,
+    aec_act,
+    aec_reset,
+    aec_summary_size,
     encode_observation,
     obs_size,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
+from poker_env.fastcall import KernelEntry
 from poker_env.games.red_dog import (
     F_SEATED,
     I_PHASE,
     I_TO_ACT,
     KIND_FORFEIT,
-    PHASE_OVER,
+    OK,
+    PHASE_NAMES,
     RedDogGame,
+    new_state,
 )
-from poker_env.render.red_dog import red_dog_picture
+from poker_env.games.red_dog_kernels import (
+    E_AMOUNT,
+    E_DEAL_END,
+    E_KIND,
+    E_NSHOWN,
+    E_REANTE,
+    E_SEAT,
+    E_SHOWN,
+    E_TURNED,
+    E_WON,
+)
+from poker_env.render.red_dog import red_dog_aec_text, red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 
@@ -59,6 +73,14 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
     last action, settled: the keys of ``RedDogEnv``'s ``info["last_bet"]``, None
     before its first) and ``opponent_actions`` (every other seat's action since,
     in order). The ``"ansi"`` render shows the whole table and the last actions.
+
+    The game runs on the compiled rules kernels (one table of
+    :class:`~poker_env.games.red_dog_kernels.RedDogState`, the records the single env
+    uses). :attr:`game` is the same game as a :class:`~poker_env.games.red_dog.RedDogGame`
+    (its ``history`` of records, ``describe()``, ``to_json()``), replayed from the
+    episode's key and actions when it is read (lazily: few users read it, and keeping
+    records would cost a step more than the rest of it). It is a view: acting on it
+    does not move the env.
 
     Args:
         num_players, starting_chips, ante, hand_size, rounds: the RULES.md §2 options.
@@ -123,13 +145,45 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         }
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self._rng = np.random.default_rng()
-        self.game: RedDogGame | None = None
+        self._rules = self.config.kernel_array()
+        self._st = new_state(1)
+        self._started = False
+        self._p = p
         self._obs_size = obs_size(p)
-        # The seat to act (-1 once the game is over), read from the game once per
-        # state change in _update_after_action; the masks are copies of these two.
+        # What aec_reset / aec_act write after each change (episode.red_dog.aec_summary_size).
+        self._summary = np.zeros(aec_summary_size(p), np.int64)
+        # The observation of the seat to act, written by the same compiled call
+        # (the agent asked next): observe() copies it instead of encoding again.
+        self._next_obs = np.zeros(self._obs_size, np.float32)
+        # The seat to act (-1 once the game is over), read from the summary once per
+        # state change; the masks are copies of these two.
         self._act_seat = -1
         self._ones = np.ones(n, np.int8)
         self._zeros = np.zeros(n, np.int8)
+        # This episode's key (the game is replayed from it for `game`) and that replay.
+        self._key = 0
+        self._game: RedDogGame | None = None
+        self._pairs: list[tuple[str, int]] = []
+        self._make_entries()
+
+    def _make_entries(self) -> None:
+        # The compiled entries (poker_env.fastcall: no numba typing per call).
+        self._reset_fn = KernelEntry(aec_reset)
+        self._act_fn = KernelEntry(aec_act)
+        self._encode_fn = KernelEntry(encode_observation)
+
+    # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
+    _ENTRIES = ("_reset_fn", "_act_fn", "_encode_fn")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self._ENTRIES:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_entries()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -137,11 +191,32 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
+    @property
+    def game(self) -> RedDogGame | None:
+        """This episode's game as a :class:`~poker_env.games.red_dog.RedDogGame` (None
+        before ``reset``): replayed from its key and actions when read after a change.
+        A view of the env's game: acting on it does not move the env."""
+        if not self._started:
+            return None
+        game = self._game
+        if game is None:
+            game = self._game = RedDogGame(self.config, key=self._key)
+        done = len(game._actions)
+        for row in self._action_rows[done:]:
+            game.act(row[E_KIND], row[E_AMOUNT])
+        return game
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; ``seed`` makes it reproducible."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.game = RedDogGame(self.config, rng=self._rng)
+        # The key RedDogGame(config, rng=...) draws (the same games as before).
+        self._key = int(self._rng.integers(0, 2**63, dtype=np.int64))
+        self._game = None
+        self._reset_fn.call(
+            self._st, 0, np.uint64(self._key), self._rules, self._summary, self._next_obs
+        )
+        self._started = True
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -150,29 +225,47 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._base = [self.config.starting_chips] * self.config.num_players
         p = self.config.num_players
-        # Every action of the game as a dict (encoding.red_dog.action_dict), and per
-        # seat: its last own action (with the index played and p), where the actions
-        # since then start, whether its last action was replaced (passive mode).
+        # Every action of the game as a dict (episode.red_dog.action_dict's keys) and
+        # as its events row, and per seat: its last own action (with the index played
+        # and p), where the actions since then start, whether its last action was
+        # replaced (passive mode).
         self._actions_log: list[dict[str, Any]] = []
         self._action_rows: list[list[int]] = []
         self._last_own: list[dict[str, Any] | None] = [None] * p
         self._since = [0] * p
         self._replaced = [False] * p
         self._agent_selector = AgentSelector(self.agents)
-        self._update_after_action(collect=False)
+        # (agent, seat) of self.agents, for the step's loop (rebuilt when one leaves).
+        self._pairs = [(a, self.agent_name_mapping[a]) for a in self.agents]
+        self._publish(self._summary.tolist(), collect=False)
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        assert self.game is not None
         seat = self.agent_name_mapping[agent]
-        st = self.game.state
-        obs = np.zeros(self._obs_size, np.float32)
-        encode_observation(st, 0, seat, obs)
-        return {"observation": obs, "action_mask": self._mask(seat)}
+        if seat == self._act_seat:
+            # Encoded by the last reset or step's compiled call, the state unchanged since.
+            return {"observation": self._next_obs.copy(), "action_mask": self._ones.copy()}
+        obs = np.empty(self._obs_size, np.float32)  # encode writes every entry
+        self._encode_fn.call(self._st, 0, seat, obs)
+        return {"observation": obs, "action_mask": self._zeros.copy()}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last()`` (the same values, one call less)."""
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _mask(self, seat: int) -> NDArray[np.int8]:
         # Every index for the seat to act (RULES.md §2: any bet size may be played),
-        # none for the others and once the game is over.
-        return (self._ones if seat == self._act_seat else self._zeros).copy()
+        # none for the others and once the game is over. The env's own array, not a
+        # copy: what step() checks; observe() and the infos hand out copies.
+        return self._ones if seat == self._act_seat else self._zeros
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for ``agent_selection`` (None for a terminated agent).
@@ -182,7 +275,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
             IllegalActionError: ``action`` is not an action of the space (nothing
                 changes), or, with ``illegal_action="raise"``, it is masked out.
         """
-        if self.game is None or not self.agents:
+        if not self._started or not self.agents:
             raise EpisodeFinishedError("RedDogAECEnv")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -197,7 +290,7 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
             raise IllegalActionError(
                 action,
                 f"an integer in [0, {n})",
-                self.game.phase,
+                PHASE_NAMES[int(self._st.ints[0, I_PHASE])],
                 f"{agent}: not an action of the space Discrete({n})",
             )
         replaced = False
@@ -207,79 +300,117 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
             # convention every env shares (../shared/STYLE.md "Illegal actions").
             if self.illegal_action == "raise":
                 raise IllegalActionError(
-                    a, np.flatnonzero(mask).tolist(), self.game.phase, f"{agent}: masked out"
+                    a,
+                    np.flatnonzero(mask).tolist(),
+                    PHASE_NAMES[int(self._st.ints[0, I_PHASE])],
+                    f"{agent}: masked out",
                 )
             a, replaced = KIND_FORFEIT, True  # the passive action (RULES.md §2: forfeit)
-        st = self.game.state
-        kind, amount = action_to_bet(st, 0, a, self.fractions)
-        assert seat == self.game.to_act
-        p = self.game.win_probability(seat)
-        self.game.act(kind, amount)
-        row = st.events[0].tolist()
-        entry = action_dict(row)
-        self._actions_log.append(entry)
+        status, p = self._act_fn.call(self._st, 0, a, self.fractions, self._summary, self._next_obs)
+        if status != OK:  # not reached: every index maps to a legal action
+            raise IllegalActionError(
+                a, f"an integer in [0, {n})", PHASE_NAMES[int(self._st.ints[0, I_PHASE])]
+            )
+        v = self._summary.tolist()
+        row = v[2 + 2 * self._p :]
+        # episode.red_dog.action_dict, written out (a call and a merged dict cost more).
+        entry = {
+            "seat": row[E_SEAT],
+            "kind": "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet",
+            "amount": row[E_AMOUNT],
+            "turned_card": row[E_TURNED],
+            "won": row[E_WON] != 0,
+            "shown": tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]]),
+            "pot_refilled": row[E_REANTE] != 0,
+            "deal_ended": row[E_DEAL_END] != 0,
+        }
+        log = self._actions_log
+        log.append(entry)
         self._action_rows.append(row)
-        self._last_own[seat] = {"action": a, "p": p, **entry}
-        self._since[seat] = len(self._actions_log)
+        self._last_own[seat] = {
+            "action": a,
+            "p": p,
+            "seat": entry["seat"],
+            "kind": entry["kind"],
+            "amount": entry["amount"],
+            "turned_card": entry["turned_card"],
+            "won": entry["won"],
+            "shown": entry["shown"],
+            "pot_refilled": entry["pot_refilled"],
+            "deal_ended": entry["deal_ended"],
+        }
+        self._since[seat] = len(log)
         self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
-        self._update_after_action()
-        self._accumulate_rewards()
-        self._deads_step_first()
+        self._publish(v, collect=True)
 
-    def _update_after_action(self, collect: bool = True) -> None:
-        assert self.game is not None
-        st = self.game.state
-        p = self.config.num_players
-        # The game's chips, seated and is_over, read from its state once.
-        chips = st.chips[0, :p].tolist()
-        flags = st.flags[0, :p].tolist()
-        over = bool(st.ints[0, I_PHASE] == PHASE_OVER)
-        self._act_seat = -1 if over else int(st.ints[0, I_TO_ACT])
+    def _publish(self, v: list[int], collect: bool) -> None:
+        # The rewards (added to the cumulative ones, as _accumulate_rewards does),
+        # terminations, infos and the next agent, from the summary `v` (aec_summary_size:
+        # over, to act, chips from v[2], seated flags from v[2 + p]).
+        # collect=False at reset: the first ante is charged with the first step.
+        p = self._p
+        over = v[0] != 0
+        act = -1 if over else v[1]
+        self._act_seat = act
         ante, base, log = self.config.ante, self._base, self._actions_log
-        rewards, terminations, infos = self.rewards, self.terminations, self.infos
-        for a in self.agents:
-            s = self.agent_name_mapping[a]
-            if collect:  # the first ante is charged with the first step
-                rewards[a] = (chips[s] - base[s]) / ante
-                base[s] = chips[s]
-            if over or not flags[s] & F_SEATED:
-                terminations[a] = True
+        rewards, cumulative = self.rewards, self._cumulative_rewards
+        terminations, infos = self.terminations, self.infos
+        last_own, since, replaced = self._last_own, self._since, self._replaced
+        ones, zeros = self._ones, self._zeros
+        agents = self.agents
+        pairs = self._pairs
+        if len(pairs) != len(agents):  # an agent was removed (PettingZoo's dead step)
+            seats = self.agent_name_mapping
+            pairs = self._pairs = [(a, seats[a]) for a in agents]
+        dead = False
+        n = len(log)
+        for a, s in pairs:
+            if collect:
+                c = v[2 + s]
+                r = (c - base[s]) / ante
+                rewards[a] = r
+                base[s] = c
+                cumulative[a] += r
+            if over or not v[2 + p + s]:
+                terminations[a] = dead = True
+            elif terminations[a]:
+                dead = True
+            k = since[s]
             infos[a] = {
-                "action_mask": self._mask(s),
-                "illegal_action": self._replaced[s],
-                "last_bet": self._last_own[s],
-                "opponent_actions": tuple(log[self._since[s] :]),
+                "action_mask": ones.copy() if s == act else zeros.copy(),
+                "illegal_action": replaced[s],
+                "last_bet": last_own[s],
+                "opponent_actions": tuple(log[k:]) if k < n else (),
             }
         if not over:
-            self.agent_selection = self.possible_agents[self._act_seat]
+            self.agent_selection = self.possible_agents[act]
         else:
-            self.agent_selection = self.agents[0] if self.agents else ""
+            self.agent_selection = agents[0] if agents else ""
+        if collect and dead:
+            self._deads_step_first()
 
     def render(self) -> str | NDArray[np.uint8] | None:
         """The whole table: text ("ansi") or a picture ("rgb_array", every hand face up)."""
-        if self.render_mode == "rgb_array" and self.game is not None:
-            recent = self._action_rows[-self.config.num_players :]
-            seat = max(int(self.game.to_act), 0)
-            return red_dog_picture(self.game.state, 0, seat, show_all=True, log=recent)
-        if self.render_mode != "ansi" or self.game is None:
+        if not self._started:
             return None
-        lines = [self.game.describe()]
-        # Issue 12 §4: the last round of actions, turned cards and outcomes included
-        # (describe() shows this deal's cards only; the last bet may close a deal).
         recent = self._action_rows[-self.config.num_players :]
-        if recent:
-            lines.append("last actions:")
-            lines.extend(f"  {action_text(row)}" for row in recent)
-        return "\n".join(lines) + "\n"
+        if self.render_mode == "rgb_array":
+            seat = max(int(self._st.ints[0, I_TO_ACT]), 0)
+            return red_dog_picture(self._st, 0, seat, show_all=True, log=recent)
+        if self.render_mode != "ansi":
+            return None
+        game = self.game
+        assert game is not None
+        return red_dog_aec_text(game, recent)
 
     def close(self) -> None:
         pass
 
     def seated(self, agent: str) -> bool:
         """Whether ``agent``'s seat is still in the game."""
-        assert self.game is not None
-        return bool(self.game.state.flags[0, self.agent_name_mapping[agent]] & F_SEATED)
+        assert self._started
+        return bool(self._st.flags[0, self.agent_name_mapping[agent]] & F_SEATED)
 
 
 def raw_env(**kwargs: Any) -> RedDogAECEnv:

@@ -6,6 +6,7 @@ a showdown, the board, the pot, each seat's stack, bet and role.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -21,7 +22,7 @@ from poker_env.render import canvas as P
 if TYPE_CHECKING:
     from poker_env.episode.holdem_result import HandResult
 
-__all__ = ["holdem_picture", "holdem_text"]
+__all__ = ["holdem_aec_text", "holdem_picture", "holdem_text"]
 
 
 # ============================================================================ hold'em
@@ -243,4 +244,26 @@ def holdem_text(s: NDArray[np.integer], num_players: int, last: HandResult | Non
         # RULES.md §3: the hands shown at the showdown, named, and the pots paid.
         lines.append("")
         lines.extend(last.lines(agent=agent))
+    return "\n".join(lines)
+
+
+def holdem_aec_text(s: NDArray[np.integer], names: Sequence[str], last: HandResult | None) -> str:
+    """The table row ``s`` as the multi-agent env shows it (``render_mode="ansi"``):
+    the street and board, every seat (one per name in ``names``) with its hole cards,
+    stack and bet, then the last decided hand ``last`` with its shown hands, names and
+    payouts."""
+    board = format_cards(s[K.BOARD : K.BOARD + s[K.NUM_BOARD]]) or "-"
+    lines = [f"{STREET_NAMES[int(s[K.STREET])]}  board: {board}"]
+    for q, a in enumerate(names):
+        cards = (
+            format_cards(s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2]) if s[K.HOLE + 2 * q] >= 0 else "-"
+        )
+        lines.append(
+            f"{'>' if q == s[K.TO_ACT] else ' '} {a}: {cards}"
+            f"  stack {int(s[K.STACK + q])}  bet {int(s[K.BET + q])}"
+        )
+    if last is not None:
+        # RULES.md §3: the hands shown at the showdown, named, and the pots paid.
+        lines.append("")
+        lines.extend(last.lines(names=list(names)))
     return "\n".join(lines)

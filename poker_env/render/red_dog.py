@@ -42,9 +42,9 @@ from poker_env.games.red_dog_kernels import (
 from poker_env.render import canvas as P
 
 if TYPE_CHECKING:
-    pass
+    from poker_env.games.red_dog import RedDogGame
 
-__all__ = ["red_dog_picture", "red_dog_text"]
+__all__ = ["red_dog_aec_text", "red_dog_picture", "red_dog_text"]
 
 
 # ============================================================================ red dog
@@ -305,3 +305,16 @@ def _last_actions_lines(
         if num_logged > kept:
             lines.append(f"  ... and {num_logged - kept} more")
     return lines
+
+
+def red_dog_aec_text(game: RedDogGame, recent: Sequence[Sequence[int]]) -> str:
+    """The whole table as text (the multi-agent env's ``"ansi"`` render): the game's
+    :meth:`~poker_env.games.red_dog.RedDogGame.describe` (every hand), then the
+    ``recent`` actions (events rows of the action log, the last round's)."""
+    lines = [game.describe()]
+    # Issue 12 §4: the last round of actions, turned cards and outcomes included
+    # (describe() shows this deal's cards only; the last bet may close a deal).
+    if recent:
+        lines.append("last actions:")
+        lines.extend(f"  {action_text(row)}" for row in recent)
+    return "\n".join(lines) + "\n"

@@ -407,6 +407,52 @@ def test_each_dtype_refuses_bad_cards_naming_row_and_card(dtype: type, k: int) -
         assert (arr == before).all()  # nothing changed
 
 
+@pytest.mark.parametrize("dtype", [d for d in INT_DTYPES if np.dtype(d).itemsize > 1])
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_bits_above_the_lowest_byte_are_refused_in_every_column(dtype: type, k: int) -> None:
+    # Wider dtypes test a row's bits above the lowest byte with two vector loads of four
+    # cards (columns 0-3 and k-4..k-1): a set bit anywhere, in any column, makes the row
+    # bad. The lowest byte stays a valid card of the row's own (so only the high bit is
+    # wrong), and the bad row sits among good ones, last row included.
+    hands = _random_hands(np.random.default_rng(20 + k), 300, k, "standard").astype(dtype)
+    bits = 8 * np.dtype(dtype).itemsize
+    for row in (0, 137, 299):
+        for col in range(k):
+            for bit in sorted({8, bits // 2, bits - 2, bits - 1}):
+                bad = hands.copy()
+                card = int(bad[row, col])
+                value = card | (1 << bit)
+                if np.iinfo(dtype).min < 0 and bit == bits - 1:
+                    value = card - (1 << bit)  # the sign bit: a negative value
+                bad[row, col] = value
+                with pytest.raises(ValueError, match=f"row {row}: card {value} is outside"):
+                    evaluate(bad, num_threads=1)
+                with pytest.raises(ValueError, match=f"row {row}: card {value} is outside"):
+                    validate_hands(bad)
+                # Unchecked it still ranks every other row as the reference does.
+                ranks = evaluate(bad, validate=False)
+                keep = np.arange(len(hands)) != row
+                assert (ranks[keep] == evaluate(hands)[keep]).all()
+
+
+def test_wide_dtypes_rank_random_hands_as_the_slow_reference() -> None:
+    # The int64/int32/int16 loops (prefetching, the vector high-bit check) against the
+    # slow reference ranker, on enough rows that the prefetch runs ahead of the loop.
+    rng = np.random.default_rng(21)
+    for k in (5, 6, 7):
+        hands = _random_hands(rng, 3000, k, "standard")
+        want = [reference_rank(tuple(int(c) for c in h), short=False, italian=False) for h in hands]
+        keys = sorted(set(want))  # the reference's own order of the hands' values
+        index = {key: i for i, key in enumerate(keys)}
+        pos = np.array([index[w] for w in want])
+        for dtype in (np.int16, np.int32, np.int64, np.uint64):
+            ranks = evaluate(hands.astype(dtype), num_threads=1)
+            order = np.argsort(ranks, kind="stable")
+            assert (np.diff(pos[order]) >= 0).all()  # same order as the reference
+            assert len(np.unique(ranks)) == len(keys)  # ties exactly where it ties
+            assert (ranks == evaluate(hands, validate=False)).all()
+
+
 def test_first_bad_row_is_named_in_a_large_batch_on_one_and_more_threads() -> None:
     hands = np.tile(_random_hands(np.random.default_rng(11), 1000, 7, "standard"), (250, 1))
     hands = hands.astype(np.int64)

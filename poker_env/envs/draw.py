@@ -275,7 +275,7 @@ _INFO_TEXT = """
     | ``hands_ended``  | a tuple with one hand record per hand that ended during this call (usually 0 or 1) |
     | ``last_hand``    | the record of the latest hand that ended in this episode, or None        |
 
-    A hand record is a read-only mapping (``encoding.draw.HandRecord``, its text
+    A hand record is a read-only mapping (``episode.draw.HandRecord``, its text
     built on first access; ``dict(r)`` gives a plain dict) with the keys
     ``hand_no``; ``winner`` (seat, or None for a tie: the pot carries over to the
     next hand); ``how`` (``"showdown"``, ``"drop"``); ``pot`` (won, or carried over); ``hands`` and ``hand_names`` (both seats' cards and the

@@ -30,12 +30,11 @@ from poker_env.episode.draw import (
     DrawTables,
     encode_obs,
     encode_view,
-    new_draw_tables,
     opp_step_row,
     reset_row,
     step_row,
 )
-from poker_env.episode.outputs import StepOutputs, new_step_outputs
+from poker_env.episode.outputs import StepOutputs
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig
@@ -192,7 +191,7 @@ def _resolve_actions(
         bad = masks[i, a] == 0
         illegal[i] = bad
         if bad:
-            # encoding.draw.passive_action: action 1, or in the draw keep all cards.
+            # episode.draw.passive_action: action 1, or in the draw keep all cards.
             a = 1 if masks[i, 1] else keep_all
         out[i] = a
     return -1
@@ -313,24 +312,25 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         N = num_envs
-        # The tables' state record (rows, random buffers, rewards not yet paid: a
-        # step's, or a new match's pots decided before the agent's first decision,
-        # paid with its first step; legal scratch, hand records), and the step's
-        # outputs; the names below are views of their arrays.
-        self._state = new_draw_tables(N)
-        self._outs = new_step_outputs(N, enc.OBS_SIZE, n_act)
-        self._S, self._R, self._W = self._state.rows, self._state.randoms, self._state.owed
-        self._LG, self._REC, self._need = (
-            self._state.legal,
-            self._state.records,
-            self._state.needs_opponent,
+        self._S = np.zeros((N, L.NUM_COLS), np.int64)
+        self._R = np.zeros((N, L.BUF_SIZE), np.float64)
+        self._obs = np.zeros((N, enc.OBS_SIZE), np.float32)
+        self._final = np.zeros((N, enc.OBS_SIZE), np.float32)
+        self._masks = np.zeros((N, n_act), np.int8)
+        self._rewards = np.zeros(N, np.float64)
+        self._terms = np.zeros(N, np.bool_)
+        self._truncs = np.zeros(N, np.bool_)
+        self._need = np.zeros(N, np.bool_)
+        # Per-table rewards (both seats) not yet paid: a step's, or a new match's pots
+        # decided before the agent's first decision (paid with its first step).
+        self._W = np.zeros((N, 2), np.float64)
+        self._LG = np.zeros((N, L.LG_SIZE), np.int64)  # per-table legal-row scratch
+        self._REC = np.zeros((N, enc.RECORDS_SIZE), np.int64)  # per-table hand records
+        # The compiled step's records: views of the arrays above, passed whole.
+        self._state = DrawTables(self._S, self._R, self._W, self._LG, self._REC, self._need)
+        self._outs = StepOutputs(
+            self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final
         )
-        self._rewards, self._terms, self._truncs = (
-            self._outs.rewards,
-            self._outs.terms,
-            self._outs.truncs,
-        )
-        self._obs, self._masks, self._final = self._outs.obs, self._outs.masks, self._outs.final_obs
         self._act = np.zeros(N, np.int64)  # the actions played (passive replacements)
         self._illegal = np.zeros(N, np.bool_)
         self._keep_all = 2 + len(fr) + 1  # the draw's discard mask 0

@@ -131,8 +131,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             self._s[L.S_CURSOR] = 0
         # No refill here: the batched env resets a table inside the step that ended
         # it, so the refill rule applies before steps (and opponent moves) only.
-        self._rew.fill(0.0)
-        self._rec.fill(0)  # the records are this episode's
+        # The compiled reset clears the hand records and the rewards owed.
         self._last, self._num_seen = None, 0
         code = self._reset_fn.call(self._state, self._params, self._obs, self._mask)
         self._recorded = code >= enc.ADV_RECORDED

@@ -352,8 +352,8 @@ class DrawParams(NamedTuple):
         tables: the evaluator's tables for the config's deck and hand order.
         ep: int64: the episode's int parameters (:func:`env_params`).
         fp: float64: its float parameters (match bonus, pot fractions).
-        max_hands: the hand after which a match is truncated (the batch's check;
-            beyond reach in pot mode).
+        max_hands: the hand after which a match is truncated (the batch's check);
+            0 in pot mode, which never truncates.
     """
 
     cfg: NDArray[np.int64]
@@ -472,8 +472,8 @@ class DrawEnvConfig:
             self.pot_fractions,
             self.match_bonus if is_match else 0.0,
         )
-        # Pot mode never truncates: a bound no hand number reaches.
-        max_hands = self.max_hands if is_match else int(np.iinfo(np.int64).max)
+        # Pot mode never truncates (0: no bound; a small int, cheap to pass).
+        max_hands = self.max_hands if is_match else 0
         return DrawParams(cfg, eval_tables(self.draw_config), ep, fp, max_hands)
 
 
@@ -993,13 +993,16 @@ def single_reset(
 ) -> int:
     """:func:`reset_row` at table 0 of ``st``, then the agent's view (as :func:`single_step`).
 
-    Returns the driver code, plus ADV_RECORDED when a hand record changed.
+    The episode starts with no hand records (the ring is cleared) and no rewards owed.
+    Returns the driver code, plus ADV_RECORDED when a hand record was written.
     """
     s = st.rows[0]
     rec = st.records[0]
     lg = st.legal[0]
     cfg, ep, fp = pr.cfg, pr.ep, pr.fp
-    writes = rec[RC_WRITES]
+    for j in range(rec.shape[0]):
+        rec[j] = 0  # the records are this episode's
+    writes = 0
     code = reset_row(s, cfg, pr.tables, st.randoms[0], ep, fp, st.owed[0], lg, mask, rec)
     if code == ADV_AGENT:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]

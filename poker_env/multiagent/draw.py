@@ -140,8 +140,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         if self._rand is None or seed is not None:
             self._rand = RandomBuffer(np.random.default_rng(seed), out=self._buf)
             self._s[L.S_CURSOR] = 0
-        self._rew[:] = 0.0
-        self._rec[:] = 0  # the records are this episode's
+        # The compiled reset clears the hand records and the rewards owed.
         self._last, self._num_seen = None, 0
         code = self._reset_fn.call(self._state, self._params, self._obs, self._mask)
         self._view_fresh = (code & enc.ADV_CODE) == enc.ADV_AGENT

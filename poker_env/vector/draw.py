@@ -65,9 +65,9 @@ def _finish(i: int, code: int, st: DrawTables, pr: DrawParams, out: StepOutputs)
         done = code == ADV_DONE
         if done:
             out.terms[i] = True
-        elif S[i, L.S_HAND_NO] > pr.max_hands:
+        elif pr.max_hands > 0 and S[i, L.S_HAND_NO] > pr.max_hands:
             # DrawMatchEnv._truncate: checked when the agent must decide, after the
-            # other seat's moves (max_hands is beyond reach in pot mode).
+            # other seat's moves (pot mode, max_hands 0, never truncates).
             out.truncs[i] = True
             done = True
         if done:

@@ -124,7 +124,7 @@ def test_the_env_config_is_frozen_keyword_only_and_builds_the_parameters_once() 
     assert p.max_hands == 7
     # Pot mode: no bonus, never truncated; the AEC env: every seat an agent.
     p = DrawEnvConfig(max_hands=7).params(builtin=False)
-    assert p.ep.tolist() == [0, 0, 0, 4] and p.fp[0] == 0.0 and p.max_hands == 2**63 - 1
+    assert p.ep.tolist() == [0, 0, 0, 4] and p.fp[0] == 0.0 and p.max_hands == 0
     assert DrawEnvConfig(self_play=True).params(builtin=True).ep.tolist()[:3] == [-1, 0, 0]
     # The rules from config= or from the keywords, the same either way.
     assert DrawEnvConfig(rules={"deck": 32}).draw_config == DrawConfig(deck=32)

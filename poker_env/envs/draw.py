@@ -100,14 +100,11 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         lo, hi = enc.observation_bounds(self.config)
         self.observation_space = spaces.Box(lo, hi, dtype=np.float32)
         # The batch's records for one table (row 0), passed whole to the compiled
-        # step; the names below are views of their rows.
+        # step; the names below are views of table 0's rows and the parameters.
         self._params = env_config.params(builtin=opponent is None)
         self._state = enc.new_draw_tables(1)
-        self._s = self._state.rows[0]
-        self._rew = self._state.owed[0]
-        self._buf = self._state.randoms[0]
-        self._rec = self._state.records[0]
-        self._cfg, self._ep, self._fp = self._params.cfg, self._params.ep, self._params.fp
+        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
+        self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
         self._mask = np.zeros(n, np.int8)

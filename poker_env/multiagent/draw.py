@@ -96,14 +96,11 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         fr = env_config.pot_fractions
         # The batch's records for one table (row 0), passed whole to the compiled
-        # step; the names below are views of their rows.
+        # step; the names below are views of table 0's rows and the parameters.
         self._params = env_config.params(builtin=False)
         self._state = enc.new_draw_tables(1)
-        self._s = self._state.rows[0]
-        self._rew = self._state.owed[0]
-        self._buf = self._state.randoms[0]
-        self._rec = self._state.records[0]
-        self._cfg, self._ep, self._fp = self._params.cfg, self._params.ep, self._params.fp
+        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
+        self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
         n = env_config.num_actions
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)

@@ -18,7 +18,7 @@ from poker_env.episode.draw import DrawEnvConfig
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import KernelEntry
 from poker_env.games import draw_layout as L
-from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
+from poker_env.games.draw import DrawConfig, RandomBuffer
 from poker_env.policy import Policy
 from poker_env.render.draw import draw_picture, draw_text
 
@@ -94,7 +94,6 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self.opponent = opponent
         fr = env_config.pot_fractions
         self.pot_fractions = fr
-        self._tables = eval_tables(self.config)
         n = env_config.num_actions
         self.action_space = spaces.Discrete(n)
         lo, hi = enc.observation_bounds(self.config)

@@ -50,6 +50,13 @@ def test_the_named_functions_exist() -> None:
             "aec_reset",
         ),
         "poker_env.games.red_dog_kernels": ("RedDogState",),
+        "poker_env.episode.draw": (
+            "DrawTables",
+            "DrawParams",
+            "DrawEnvConfig",
+            "single_step",
+            "single_reset",
+        ),
         "poker_env.vector.draw": ("DrawTables", "DrawParams", "_agent_row_step"),
         "poker_env.vector.red_dog": ("_row_step",),
         "poker_env.episode.outputs": ("StepOutputs",),

@@ -14,11 +14,11 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from poker_env.episode import draw as enc
-from poker_env.episode.options import check_illegal_action
+from poker_env.episode.draw import DrawEnvConfig
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import KernelEntry
 from poker_env.games import draw_layout as L
-from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
+from poker_env.games.draw import DrawConfig, RandomBuffer
 from poker_env.policy import Policy
 from poker_env.render.draw import draw_picture, draw_text
 
@@ -76,51 +76,34 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
 
     def __init__(
         self,
-        config: DrawConfig | None,
-        rules: dict[str, Any],
-        agent_seat: int,
-        mode: int,
+        env_config: DrawEnvConfig,
         opponent: Policy | None,
-        pot_fractions: tuple[float, ...],
-        match_bonus: float,
         render_mode: str | None,
-        illegal_action: str,
     ) -> None:
-        self.illegal_action = check_illegal_action(illegal_action)
-        if config is not None and rules:
-            raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
-        self.config = config if config is not None else DrawConfig(**rules)
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
-        fr = enc.check_pot_fractions(pot_fractions)
         if opponent is not None and not isinstance(opponent, Policy):
             raise ConfigError(
                 "opponent", opponent, "None (uniformly random legal actions) or a Policy"
             )
+        self.env_config = env_config
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.draw_config
         self.render_mode = render_mode
-        self.agent_seat = agent_seat
+        self.agent_seat = int(env_config.agent_seat)
         self.opponent = opponent
+        fr = env_config.pot_fractions
         self.pot_fractions = fr
-        self._tables = eval_tables(self.config)
-        n = 2 + len(fr) + 1 + 33
+        n = env_config.num_actions
         self.action_space = spaces.Discrete(n)
         lo, hi = enc.observation_bounds(self.config)
         self.observation_space = spaces.Box(lo, hi, dtype=np.float32)
-        cfg = self.config.to_array(
-            buyback_decide=mode == enc.MODE_MATCH and agent_seat == L.COMPUTER
-        )
-        ep, fp = enc.env_params(agent_seat, mode, opponent is None, fr, match_bonus)
-        # One int row and one float row hold the table, so a step is one compiled call.
-        self._ib, self._fb = enc.single_blobs(cfg, ep, fp)
-        k = fp.size
-        self._s = self._ib[: L.NUM_COLS]
-        self._cfg = self._ib[L.NUM_COLS : L.NUM_COLS + L.NUM_CFG]
-        self._ep = self._ib[L.NUM_COLS + L.NUM_CFG : L.NUM_COLS + L.NUM_CFG + enc.NUM_EP]
-        self._rew = self._fb[0:2]
-        self._fp = self._fb[2 : 2 + k]
-        self._buf = self._fb[2 + k :]
-        self._tt = enc.tables_tuple(self._tables)
-        self._rec = enc.blob_records(self._ib)
+        # The batch's records for one table (row 0), passed whole to the compiled
+        # step; the names below are views of table 0's rows and the parameters.
+        self._params = env_config.params(builtin=opponent is None)
+        self._state = enc.new_draw_tables(1)
+        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
+        self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
         self._mask = np.zeros(n, np.int8)
@@ -144,10 +127,9 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             self._s[L.S_CURSOR] = 0
         # No refill here: the batched env resets a table inside the step that ended
         # it, so the refill rule applies before steps (and opponent moves) only.
-        self._rew.fill(0.0)
-        self._rec.fill(0)  # the records are this episode's
+        # The compiled reset clears the hand records and the rewards owed.
         self._last, self._num_seen = None, 0
-        code = self._reset_fn.call(self._ib, self._tt, self._fb, self._obs, self._mask)
+        code = self._reset_fn.call(self._state, self._params, self._obs, self._mask)
         self._recorded = code >= enc.ADV_RECORDED
         code &= enc.ADV_CODE
         if code == enc.ADV_OPP:
@@ -180,7 +162,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         s = self._s
         if s.item(_S_CURSOR) > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
             self._rand.refill_if_low(s)
-        code = self._step_fn.call(self._ib, self._tt, self._fb, a, False, self._obs, mask)
+        code = self._step_fn.call(self._state, self._params, a, False, self._obs, mask)
         self._recorded = code >= _ADV_RECORDED
         code &= _ADV_CODE
         if code != _ADV_AGENT:
@@ -268,7 +250,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
             a = int(self.opponent.act(obs, mask))
             self._rand.refill_if_low(self._s)
             # Continues the agent's step: rewards add up; the agent's view is encoded last.
-            code = enc.single_step(self._ib, self._tt, self._fb, a, True, self._obs, self._mask)
+            code = self._step_fn.call(self._state, self._params, a, True, self._obs, self._mask)
             self._recorded |= code >= enc.ADV_RECORDED
             code &= enc.ADV_CODE
             if code == enc.ADV_ILLEGAL:
@@ -288,7 +270,7 @@ _INFO_TEXT = """
     | ``hands_ended``  | a tuple with one hand record per hand that ended during this call (usually 0 or 1) |
     | ``last_hand``    | the record of the latest hand that ended in this episode, or None        |
 
-    A hand record is a read-only mapping (``encoding.draw.HandRecord``, its text
+    A hand record is a read-only mapping (``episode.draw.HandRecord``, its text
     built on first access; ``dict(r)`` gives a plain dict) with the keys
     ``hand_no``; ``winner`` (seat, or None for a tie: the pot carries over to the
     next hand); ``how`` (``"showdown"``, ``"drop"``); ``pot`` (won, or carried over); ``hands`` and ``hand_names`` (both seats' cards and the
@@ -362,7 +344,8 @@ class FiveCardDrawEnv(_DrawEnvBase):
     ``config`` (a ``DrawConfig``) or the rule keywords themselves (``deck``,
     ``starting_money``, ``ante``, ``min_bet``, ``max_raises``, ``wardrobe``,
     ``item_value``, ``buyback_reserve``, ``flush_beats_full_house``);
-    ``agent_seat`` 0 (human side, default) or 1 (computer side); ``opponent`` a
+    ``agent_seat`` 0 (``"human"``, the human side, default) or 1 (``"computer"``,
+    the computer side); ``opponent`` a
     ``Policy`` or None; ``pot_fractions`` (default (0.5, 1.0, 2.0));
     ``render_mode`` None, ``"ansi"`` or ``"rgb_array"`` (the table as a picture, see
     :mod:`poker_env.render.draw`); {_ILLEGAL_TEXT}
@@ -378,26 +361,23 @@ class FiveCardDrawEnv(_DrawEnvBase):
         self,
         *,
         config: DrawConfig | None = None,
-        agent_seat: int = 0,
+        agent_seat: int | str = 0,
         opponent: Policy | None = None,
         pot_fractions: tuple[float, ...] = enc.DEFAULT_POT_FRACTIONS,
         render_mode: str | None = None,
         illegal_action: str = "passive",
         **rules: Any,
     ) -> None:
-        if agent_seat not in (0, 1):
-            raise ConfigError("agent_seat", agent_seat, "0 (human side) or 1 (computer side)")
-        super().__init__(
-            config,
-            rules,
-            agent_seat,
-            enc.MODE_POT,
-            opponent,
-            pot_fractions,
-            0.0,
-            render_mode,
-            illegal_action,
+        # Every option of the draw faces checked once, as every draw face checks it.
+        env_config = DrawEnvConfig(
+            config=config,
+            rules=rules,
+            agent_seat=agent_seat,
+            mode="pot",
+            pot_fractions=pot_fractions,
+            illegal_action=illegal_action,
         )
+        super().__init__(env_config, opponent, render_mode)
 
 
 class DrawMatchEnv(_DrawEnvBase):
@@ -469,22 +449,17 @@ class DrawMatchEnv(_DrawEnvBase):
         illegal_action: str = "passive",
         **rules: Any,
     ) -> None:
-        seats = {"human": 0, "computer": 1, 0: 0, 1: 1}
-        if agent_seat not in seats:
-            raise ConfigError("agent_seat", agent_seat, "'human' (0) or 'computer' (1)")
-        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
-            raise ConfigError("max_hands", max_hands, "an integer >= 1")
-        super().__init__(
-            config,
-            rules,
-            seats[agent_seat],
-            enc.MODE_MATCH,
-            opponent,
-            pot_fractions,
-            float(match_bonus),
-            render_mode,
-            illegal_action,
+        env_config = DrawEnvConfig(
+            config=config,
+            rules=rules,
+            agent_seat=agent_seat,
+            mode="match",
+            pot_fractions=pot_fractions,
+            match_bonus=match_bonus,
+            max_hands=max_hands,
+            illegal_action=illegal_action,
         )
+        super().__init__(env_config, opponent, render_mode)
         self.max_hands = max_hands
 
     @property

@@ -19,19 +19,22 @@ overwrites the row, so the envs can report and render the hand that just ended.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
 from poker_env.episode.layout import ObsField, fields_from_widths
+from poker_env.episode.options import check_illegal_action
 from poker_env.errors import ConfigError, IllegalActionError, as_int
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import draw_layout as L
-from poker_env.games.draw import DrawConfig
+from poker_env.games.draw import DrawConfig, eval_tables
 from poker_env.games.draw_kernels import (
     apply_legal,
     legal,
@@ -103,6 +106,9 @@ __all__ = [
     "MODE_POT",
     "OBS_SIZE",
     "RECORDS_SIZE",
+    "DrawEnvConfig",
+    "DrawParams",
+    "DrawTables",
     "HandRecord",
     "action_layout",
     "check_action",
@@ -115,14 +121,13 @@ __all__ = [
     "hand_record",
     "hand_records",
     "last_hand",
-    "last_hand_lines",
     "mask_from_legal",
+    "new_draw_tables",
     "observation_bounds",
     "observation_fields",
     "opp_step_row",
     "passive_action",
     "reset_row",
-    "single_blobs",
     "single_reset",
     "single_step",
     "step_row",
@@ -296,6 +301,180 @@ def env_params(
     fp[FP_BONUS] = match_bonus
     fp[1:] = pot_fractions
     return ep, fp
+
+
+#: The values of ``agent_seat``: seat 0 is the human side, seat 1 the computer (her wardrobe).
+_SEATS = {"human": 0, "computer": 1}
+
+
+class DrawTables(NamedTuple):
+    """The state of N draw tables: row ``i`` of every array is table ``i``.
+
+    The batch holds one row per table, a single env or the AEC env one table (row 0);
+    the compiled drivers take the record whole (:func:`new_draw_tables`).
+
+    Attributes:
+        rows: int64 (N, NUM_COLS): the table row (:mod:`poker_env.games.draw_layout`).
+        randoms: float64 (N, BUF_SIZE): the uniforms the table draws from.
+        owed: float64 (N, 2): rewards of both seats not yet paid.
+        legal: int64 (N, LG_SIZE): the legal-action scratch row.
+        records: int64 (N, RECORDS_SIZE): the hand records.
+        needs_opponent: bool (N,): a Python policy moves next at the table.
+    """
+
+    rows: NDArray[np.int64]
+    randoms: NDArray[np.float64]
+    owed: NDArray[np.float64]
+    legal: NDArray[np.int64]
+    records: NDArray[np.int64]
+    needs_opponent: NDArray[np.bool_]
+
+
+def new_draw_tables(num_tables: int) -> DrawTables:
+    """Zeroed state for ``num_tables`` tables."""
+    n = int(num_tables)
+    return DrawTables(
+        rows=np.zeros((n, L.NUM_COLS), np.int64),
+        randoms=np.zeros((n, L.BUF_SIZE), np.float64),
+        owed=np.zeros((n, 2), np.float64),
+        legal=np.zeros((n, LG_SIZE), np.int64),
+        records=np.zeros((n, RECORDS_SIZE), np.int64),
+        needs_opponent=np.zeros(n, np.bool_),
+    )
+
+
+class DrawParams(NamedTuple):
+    """What every table of an env shares, built once from its options
+    (:meth:`DrawEnvConfig.params`).
+
+    Attributes:
+        cfg: int64: the rules' config row (``DrawConfig.to_array``).
+        tables: the evaluator's tables for the config's deck and hand order.
+        ep: int64: the episode's int parameters (:func:`env_params`).
+        fp: float64: its float parameters (match bonus, pot fractions).
+        max_hands: the hand after which a match is truncated (the batch's check);
+            0 in pot mode, which never truncates.
+    """
+
+    cfg: NDArray[np.int64]
+    tables: EvalTables
+    ep: NDArray[np.int64]
+    fp: NDArray[np.float64]
+    max_hands: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawEnvConfig:
+    """The options every five-card draw face takes (FiveCardDraw-v0, DrawMatch-v0, the
+    batched and the AEC env), checked once.
+
+    Keyword-only and frozen; :meth:`__post_init__` validates every field and raises a
+    :class:`~poker_env.errors.ConfigError` naming the field, the bad value and what
+    is allowed. The faces build it from their keywords and take the compiled driver's
+    parameter record from it (:meth:`params`).
+
+    Attributes:
+        config: the rules as a :class:`~poker_env.games.draw.DrawConfig`, or None:
+            built from ``rules`` (the rule keywords; not both).
+        rules: the rule keywords (``deck``, ``starting_money``, ...), without ``config``.
+        agent_seat: 0 (``"human"``) or 1 (``"computer"``, the seat with the wardrobe);
+            stored as the seat number.
+        self_play: every seat is an agent (the AEC env); ``agent_seat`` is then unused.
+        mode: ``"pot"`` (FiveCardDraw-v0 episodes: one pot) or ``"match"``
+            (DrawMatch-v0 episodes: a whole match).
+        pot_fractions: the bet sizes (plus all-in), 1 to 16 increasing fractions.
+        match_bonus: match mode: antes added to the winner's and taken from the
+            loser's reward at the end of a match.
+        max_hands: match mode: a match still running after this many hands is truncated.
+        illegal_action: ``"passive"`` or ``"raise"`` (:mod:`poker_env.episode.options`).
+        draw_config: the rules (set from ``config`` or ``rules``; not a field).
+
+    >>> DrawEnvConfig(agent_seat="computer", mode="match").params(builtin=True).ep.tolist()
+    [1, 1, 1, 4]
+    >>> DrawEnvConfig(agent_seat=2)
+    Traceback (most recent call last):
+    ...
+    poker_env.errors.ConfigError: bad config: agent_seat=2; allowed: 0 ('human') or 1 ('computer')
+    """
+
+    config: DrawConfig | None = None
+    rules: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    agent_seat: int | str = 0
+    self_play: bool = False
+    mode: str = "pot"
+    pot_fractions: tuple[float, ...] = DEFAULT_POT_FRACTIONS
+    match_bonus: float = 100.0
+    max_hands: int = 1000
+    illegal_action: str = "passive"
+
+    # Set by __post_init__ from the fields (not a field itself).
+    draw_config: DrawConfig = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        seat = self.agent_seat
+        i = as_int(seat)
+        if i is None and isinstance(seat, str):
+            i = _SEATS.get(seat)
+        if i is None or i not in (0, 1):
+            raise ConfigError("agent_seat", seat, "0 ('human') or 1 ('computer')")
+        object.__setattr__(self, "agent_seat", i)
+        if not isinstance(self.self_play, bool):
+            raise ConfigError("self_play", self.self_play, "True or False")
+        mode = self.mode
+        if not isinstance(mode, str) or mode not in ("pot", "match"):
+            raise ConfigError("mode", mode, "'pot' (FiveCardDraw-v0) or 'match' (DrawMatch-v0)")
+        bonus = self.match_bonus
+        if (
+            isinstance(bonus, bool | np.bool_)
+            or not isinstance(bonus, int | float | np.integer | np.floating)
+            or not math.isfinite(bonus)
+        ):
+            raise ConfigError("match_bonus", bonus, "a finite number (antes)")
+        object.__setattr__(self, "match_bonus", float(bonus))
+        hands = self.max_hands
+        if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+            raise ConfigError("max_hands", hands, "an integer >= 1")
+        if self.config is not None and self.rules:
+            raise ConfigError(
+                "rules", sorted(self.rules), "either config= or rule keywords, not both"
+            )
+        rules = self.config if self.config is not None else DrawConfig(**self.rules)
+        object.__setattr__(self, "draw_config", rules)
+        check_illegal_action(self.illegal_action)
+        object.__setattr__(self, "pot_fractions", check_pot_fractions(self.pot_fractions))
+
+    @property
+    def is_match(self) -> bool:
+        """Whether an episode is a whole match (``mode="match"``)."""
+        return self.mode == "match"
+
+    @property
+    def num_actions(self) -> int:
+        """Size of the ``Discrete`` action space: DROP, the passive action, the sizes
+        (fractions and all-in), the 32 discard masks, BUY_BACK."""
+        return 2 + len(self.pot_fractions) + 1 + 33
+
+    def params(self, *, builtin: bool) -> DrawParams:
+        """The compiled driver's :class:`DrawParams` (``builtin``: the other seat plays
+        uniformly random legal actions inside the compiled step; False: a Python policy
+        plays it between calls, or, with ``self_play``, every seat is an agent)."""
+        is_match = self.is_match
+        seat = int(self.agent_seat)
+        # The buy-back is the agent's decision when it plays her seat (RULES.md §1,
+        # buying back); otherwise she buys back by the default rule.
+        cfg = self.draw_config.to_array(
+            buyback_decide=is_match and (self.self_play or seat == L.COMPUTER)
+        )
+        ep, fp = env_params(
+            -1 if self.self_play else seat,
+            MODE_MATCH if is_match else MODE_POT,
+            builtin and not self.self_play,
+            self.pot_fractions,
+            self.match_bonus if is_match else 0.0,
+        )
+        # Pot mode never truncates (0: no bound; a small int, cheap to pass).
+        max_hands = self.max_hands if is_match else 0
+        return DrawParams(cfg, eval_tables(self.draw_config), ep, fp, max_hands)
 
 
 def observation_bounds(config: DrawConfig) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
@@ -772,74 +951,31 @@ def encode_view(
     mask_from_legal(s, ep, fp, lg, mask)
 
 
-def tables_tuple(tables: Any) -> tuple[Any, ...]:
-    """The evaluator tables as a plain tuple: numba reads a plain tuple argument
-    several times faster than a NamedTuple, and the drivers rebuild the NamedTuple."""
-    return tuple(tables)
-
-
-@njit(cache=True, _nrt=False)
-def make_tables(tt: Any) -> Any:
-    """The evaluator's NamedTuple from :func:`tables_tuple`'s plain tuple."""
-    return EvalTables(tt[0], tt[1], tt[2], tt[3], tt[4], tt[5])
-
-
-# Offsets in the int row of single_blobs: [state | cfg | ep | legal scratch | records].
-_B_CFG = L.NUM_COLS
-_B_EP = _B_CFG + L.NUM_CFG
-_B_LG = _B_EP + NUM_EP
-_B_REC = _B_LG + LG_SIZE
-_B_END = _B_REC + RECORDS_SIZE
-
-
-def single_blobs(
-    cfg: NDArray[np.int64], ep: NDArray[np.int64], fp: NDArray[np.float64]
-) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
-    """One int row [state | cfg | ep | legal scratch | hand records] and one float row
-    [reward x2 | fp | random buffer] for a single table: a step is then one compiled
-    call with few arguments."""
-    ib = np.zeros(_B_END, np.int64)
-    ib[_B_CFG:_B_EP] = cfg
-    ib[_B_EP:_B_LG] = ep
-    fb = np.zeros(2 + fp.size + L.BUF_SIZE, np.float64)
-    fb[2 : 2 + fp.size] = fp
-    return ib, fb
-
-
-def blob_records(ib: NDArray[np.int64]) -> NDArray[np.int64]:
-    """The hand-record ring inside an int row of :func:`single_blobs` (a view)."""
-    return ib[_B_REC:_B_END]
-
-
 @njit(cache=True, _nrt=False)
 def single_step(
-    ib: NDArray[np.int64],
-    tt: Any,
-    fb: NDArray[np.float64],
+    st: DrawTables,
+    pr: DrawParams,
     a: int,
     is_opp: bool,
     obs: NDArray[np.float32],
     mask: NDArray[np.int8],
 ) -> int:
-    """Apply env action ``a`` (the agent's, or with ``is_opp`` the other seat's) and run
-    on; then, unless a Python policy must act, encode the agent's view and the mask.
+    """Apply env action ``a`` at table 0 of ``st`` (the agent's, or with ``is_opp`` the
+    other seat's) and run on; then, unless a Python policy must act, encode the agent's
+    view and the mask into ``obs`` and ``mask``.
 
-    Over the rows of :func:`single_blobs`; rewards add up in the reward pair until the
-    caller reads and zeroes them (a pot decided while resetting a match, before the
-    agent's first decision, is paid with its first step). With
-    ``ep[EP_AGENT] == -1`` (every seat an agent) the view is the seat to act's.
-    Returns the driver code, plus ADV_RECORDED when a hand record changed.
+    The single envs' step, over the records the batch uses (one table); rewards add up
+    in ``st.owed[0]`` until the caller reads and zeroes them (a pot decided while
+    resetting a match, before the agent's first decision, is paid with its first
+    step). With ``pr.ep[EP_AGENT] == -1`` (every seat an agent) the view is the seat
+    to act's. Returns the driver code, plus ADV_RECORDED when a hand record changed.
     """
-    s = ib[:_B_CFG]
-    cfg = ib[_B_CFG:_B_EP]
-    ep = ib[_B_EP:_B_LG]
-    lg = ib[_B_LG:_B_REC]
-    rec = ib[_B_REC:_B_END]
-    k = ep[EP_NUM_SIZES]
-    rew = fb[0:2]
-    fp = fb[2 : 2 + k]
-    rbuf = fb[2 + k :]
-    tables = make_tables(tt)
+    s = st.rows[0]
+    rbuf = st.randoms[0]
+    rew = st.owed[0]
+    lg = st.legal[0]
+    rec = st.records[0]
+    cfg, tables, ep, fp = pr.cfg, pr.tables, pr.ep, pr.fp
     writes = rec[RC_WRITES]
     if is_opp:
         code = opp_step_row(s, cfg, tables, rbuf, ep, fp, a, rew, lg, mask, rec)
@@ -853,29 +989,24 @@ def single_step(
 
 @njit(cache=True, _nrt=False)
 def single_reset(
-    ib: NDArray[np.int64],
-    tt: Any,
-    fb: NDArray[np.float64],
-    obs: NDArray[np.float32],
-    mask: NDArray[np.int8],
+    st: DrawTables, pr: DrawParams, obs: NDArray[np.float32], mask: NDArray[np.int8]
 ) -> int:
-    """:func:`reset_row` over the rows of :func:`single_blobs`, then the agent's view.
+    """:func:`reset_row` at table 0 of ``st``, then the agent's view (as :func:`single_step`).
 
-    Returns the driver code, plus ADV_RECORDED when a hand record changed.
+    The episode starts with no hand records (the ring is cleared) and no rewards owed.
+    Returns the driver code, plus ADV_RECORDED when a hand record was written.
     """
-    s = ib[:_B_CFG]
-    cfg = ib[_B_CFG:_B_EP]
-    ep = ib[_B_EP:_B_LG]
-    lg = ib[_B_LG:_B_REC]
-    rec = ib[_B_REC:_B_END]
-    k = ep[EP_NUM_SIZES]
-    writes = rec[RC_WRITES]
-    code = reset_row(
-        s, cfg, make_tables(tt), fb[2 + k :], ep, fb[2 : 2 + k], fb[0:2], lg, mask, rec
-    )
+    s = st.rows[0]
+    rec = st.records[0]
+    lg = st.legal[0]
+    cfg, ep, fp = pr.cfg, pr.ep, pr.fp
+    for j in range(rec.shape[0]):
+        rec[j] = 0  # the records are this episode's
+    writes = 0
+    code = reset_row(s, cfg, pr.tables, st.randoms[0], ep, fp, st.owed[0], lg, mask, rec)
     if code == ADV_AGENT:
         seat = ep[EP_AGENT] if ep[EP_AGENT] >= 0 else s[S_TO_ACT]
-        encode_view(s, cfg, ep, fb[2 : 2 + k], seat, lg, obs, mask)
+        encode_view(s, cfg, ep, fp, seat, lg, obs, mask)
     return int(code) + (ADV_RECORDED if rec[RC_WRITES] != writes else 0)
 
 
@@ -1041,50 +1172,3 @@ def last_hand(rec: NDArray[np.int64], config: DrawConfig) -> HandRecord | None:
     """The latest record (see :func:`hand_record`), or None before any hand ended."""
     n = int(rec[RC_NUM])
     return hand_record(rec, n - 1, config) if n > 0 else None
-
-
-def last_hand_lines(d: Mapping[str, Any], seat: int) -> list[str]:
-    """The "Last hand" block of the ansi render, as ``seat`` sees it.
-
-    A showdown shows both hands with their names (RULES.md §1: CALL means "see her
-    cards") and who won; a tie says the pot carries over; a drop shows no cards.
-    """
-
-    def who(x: int) -> str:
-        return "you" if x == seat else "opponent"
-
-    she = "you" if seat == COMPUTER else "she"
-    w = d["winner"]
-    lines = [f"Last hand ({d['hand_no']}): {d['how']}"]
-    if d["hands"] is not None:
-        for x in (seat, 1 - seat):
-            lines.append(f"  {who(x):<9} {d['hands'][x]}  {d['hand_names'][x]}")
-    if w is None:
-        if d["how"] == "showdown":
-            lines.append(f"  tie: the pot of {d['pot']} carries over to the next hand")
-    elif d["how"] == "drop":
-        lines.append(f"  {who(1 - w)} dropped: {who(w)} won the pot of {d['pot']}")
-    elif d["how"] == "showdown":
-        lines.append(f"  {who(w)} won the pot of {d['pot']}")
-    if d["items_lost"]:
-        lines.append(f"  {she} lost: {', '.join(d['items_lost'])}")
-    if d["items_redeemed"]:
-        lines.append(f"  {she} redeemed: {', '.join(d['items_redeemed'])}")
-    if d["item_bought_back"] is not None:
-        lines.append(
-            f"  then {she} bought back the {d['item_bought_back']} for {d['buy_back_price']}"
-        )
-    mw = d["match_winner"]
-    if mw is not None:
-        # RULES.md §1 match end: the human cannot pay the ante, or she must stake and
-        # has no item left.
-        why = (
-            "the human cannot pay the ante"
-            if mw == COMPUTER
-            else "she cannot pay the ante and has nothing left to stake"
-        )
-        text = f"  match over ({why}): {who(mw)} won the match"
-        if d["ante_pot"]:
-            text += f" and the pot of {d['ante_pot']} left by the tie"
-        lines.append(text)
-    return lines

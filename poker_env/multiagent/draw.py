@@ -40,11 +40,11 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
 from poker_env.episode import draw as enc
-from poker_env.episode.options import check_illegal_action
+from poker_env.episode.draw import DrawEnvConfig
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import entry_point
+from poker_env.fastcall import KernelEntry
 from poker_env.games import draw_layout as L
-from poker_env.games.draw import DrawConfig, RandomBuffer, eval_tables
+from poker_env.games.draw import DrawConfig, RandomBuffer
 from poker_env.render.draw import draw_picture, draw_text
 
 __all__ = ["DrawAECEnv", "env"]
@@ -75,35 +75,34 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         **rules: Any,
     ) -> None:
         super().__init__()
-        self.illegal_action = check_illegal_action(illegal_action)
-        if config is not None and rules:
-            raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
-        if mode not in ("pot", "match"):
-            raise ConfigError("mode", mode, "'pot' or 'match'")
+        # Every option of the draw faces checked once, as every draw face checks it.
+        env_config = DrawEnvConfig(
+            config=config,
+            rules=rules,
+            self_play=True,
+            mode=mode,
+            pot_fractions=pot_fractions,
+            match_bonus=match_bonus,
+            max_hands=max_hands,
+            illegal_action=illegal_action,
+        )
         if render_mode not in (None, "ansi", "rgb_array"):
             raise ConfigError("render_mode", render_mode, "None, 'ansi' or 'rgb_array'")
-        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
-            raise ConfigError("max_hands", max_hands, "an integer >= 1")
-        self.config = config if config is not None else DrawConfig(**rules)
+        self.env_config = env_config
+        self.illegal_action = env_config.illegal_action
+        self.config = env_config.draw_config
         self.mode = mode
         self.max_hands = max_hands
         self.render_mode = render_mode
-        fr = enc.check_pot_fractions(pot_fractions)
-        m = enc.MODE_MATCH if mode == "match" else enc.MODE_POT
-        cfg = self.config.to_array(buyback_decide=mode == "match")
-        ep, fp = enc.env_params(-1, m, False, fr, float(match_bonus))
-        self._ib, self._fb = enc.single_blobs(cfg, ep, fp)
-        c0, c1 = L.NUM_COLS, L.NUM_COLS + L.NUM_CFG
-        self._s = self._ib[:c0]
-        self._cfg = self._ib[c0:c1]
-        self._ep = self._ib[c1 : c1 + enc.NUM_EP]
-        self._fp = self._fb[2 : 2 + fp.size]
-        self._buf = self._fb[2 + fp.size :]
-        self._rew = self._fb[0:2]
-        self._tt = enc.tables_tuple(eval_tables(self.config))
-        self._rec = enc.blob_records(self._ib)
+        fr = env_config.pot_fractions
+        # The batch's records for one table (row 0), passed whole to the compiled
+        # step; the names below are views of table 0's rows and the parameters.
+        self._params = env_config.params(builtin=False)
+        self._state = enc.new_draw_tables(1)
+        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
+        self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
-        n = 2 + len(fr) + 1 + 33
+        n = env_config.num_actions
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
         self._mask = np.zeros(n, np.int8)
         lo, hi = enc.observation_bounds(self.config)
@@ -124,8 +123,9 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         # at the end of each step and reset; observe() of that agent copies them while
         # this is True (the state has not moved since).
         self._view_fresh = False
-        self._step_fn: Any = None  # the compiled entries, after their first calls
-        self._reset_fn: Any = None
+        # The compiled step's and reset's entries (poker_env.fastcall).
+        self._step_fn = KernelEntry(enc.single_step)
+        self._reset_fn = KernelEntry(enc.single_reset)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -137,15 +137,9 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         if self._rand is None or seed is not None:
             self._rand = RandomBuffer(np.random.default_rng(seed), out=self._buf)
             self._s[L.S_CURSOR] = 0
-        self._rew[:] = 0.0
-        self._rec[:] = 0  # the records are this episode's
+        # The compiled reset clears the hand records and the rewards owed.
         self._last, self._num_seen = None, 0
-        args = (self._ib, self._tt, self._fb, self._obs, self._mask)
-        if self._reset_fn is None:
-            code = enc.single_reset(*args)  # compiles or loads the kernel
-            self._reset_fn = entry_point(enc.single_reset, args)
-        else:
-            code = self._reset_fn(*args)
+        code = self._reset_fn.call(self._state, self._params, self._obs, self._mask)
         self._view_fresh = (code & enc.ADV_CODE) == enc.ADV_AGENT
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
@@ -217,12 +211,7 @@ class DrawAECEnv(AECEnv):  # type: ignore[misc]
         st = self._s
         if st[L.S_CURSOR] > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
             self._rand.refill_if_low(st)
-        args = (self._ib, self._tt, self._fb, a, False, self._obs, mask)
-        if self._step_fn is None:
-            code = enc.single_step(*args)  # compiles or loads the kernel
-            self._step_fn = entry_point(enc.single_step, args)
-        else:
-            code = self._step_fn(*args)
+        code = self._step_fn.call(self._state, self._params, a, False, self._obs, mask)
         recorded = code >= enc.ADV_RECORDED
         code &= enc.ADV_CODE
         if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from poker_env.cards import format_cards, parse_cards
-from poker_env.episode.draw import last_hand, last_hand_lines
+from poker_env.episode.draw import last_hand
 from poker_env.evaluator import describe_hand
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig
@@ -23,7 +23,7 @@ from poker_env.render import canvas as P
 if TYPE_CHECKING:
     pass
 
-__all__ = ["draw_picture", "draw_text"]
+__all__ = ["draw_picture", "draw_text", "last_hand_lines"]
 
 
 # ============================================================================ draw
@@ -366,3 +366,50 @@ def draw_text(
         acts.append(text)
     lines.append("this hand: " + ("; ".join(acts[-6:]) if acts else "-"))
     return "\n".join(lines) + "\n"
+
+
+def last_hand_lines(d: Mapping[str, Any], seat: int) -> list[str]:
+    """The "Last hand" block of the ansi render, as ``seat`` sees it.
+
+    A showdown shows both hands with their names (RULES.md §1: CALL means "see her
+    cards") and who won; a tie says the pot carries over; a drop shows no cards.
+    """
+
+    def who(x: int) -> str:
+        return "you" if x == seat else "opponent"
+
+    she = "you" if seat == L.COMPUTER else "she"
+    w = d["winner"]
+    lines = [f"Last hand ({d['hand_no']}): {d['how']}"]
+    if d["hands"] is not None:
+        for x in (seat, 1 - seat):
+            lines.append(f"  {who(x):<9} {d['hands'][x]}  {d['hand_names'][x]}")
+    if w is None:
+        if d["how"] == "showdown":
+            lines.append(f"  tie: the pot of {d['pot']} carries over to the next hand")
+    elif d["how"] == "drop":
+        lines.append(f"  {who(1 - w)} dropped: {who(w)} won the pot of {d['pot']}")
+    elif d["how"] == "showdown":
+        lines.append(f"  {who(w)} won the pot of {d['pot']}")
+    if d["items_lost"]:
+        lines.append(f"  {she} lost: {', '.join(d['items_lost'])}")
+    if d["items_redeemed"]:
+        lines.append(f"  {she} redeemed: {', '.join(d['items_redeemed'])}")
+    if d["item_bought_back"] is not None:
+        lines.append(
+            f"  then {she} bought back the {d['item_bought_back']} for {d['buy_back_price']}"
+        )
+    mw = d["match_winner"]
+    if mw is not None:
+        # RULES.md §1 match end: the human cannot pay the ante, or she must stake and
+        # has no item left.
+        why = (
+            "the human cannot pay the ante"
+            if mw == L.COMPUTER
+            else "she cannot pay the ante and has nothing left to stake"
+        )
+        text = f"  match over ({why}): {who(mw)} won the match"
+        if d["ante_pot"]:
+            text += f" and the pot of {d['ante_pot']} left by the tie"
+        lines.append(text)
+    return lines

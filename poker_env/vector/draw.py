@@ -10,8 +10,7 @@ with seeds ``s .. s+N-1`` play exactly the episodes of N single envs with those 
 
 from __future__ import annotations
 
-import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -26,66 +25,28 @@ from poker_env.episode.draw import (
     ADV_DONE,
     ADV_OPP,
     EP_AGENT,
+    DrawEnvConfig,
+    DrawParams,
+    DrawTables,
     encode_obs,
     encode_view,
-    make_tables,
     opp_step_row,
     reset_row,
     step_row,
 )
-from poker_env.episode.options import check_illegal_action
+from poker_env.episode.outputs import StepOutputs
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.games import draw_layout as L
-from poker_env.games.draw import DrawConfig, eval_tables
+from poker_env.games.draw import DrawConfig
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads
-from poker_env.vector.batch import StepOutputs, step_chunks, step_rows
+from poker_env.vector.batch import step_chunks, step_rows
 
 __all__ = ["DrawVectorEnv"]
 
 
-class DrawTables(NamedTuple):
-    """The state of N draw tables: row ``i`` of every array is table ``i``.
-
-    Attributes:
-        rows: int64 (N, NUM_COLS): the table row (:mod:`poker_env.games.draw_layout`).
-        randoms: float64 (N, BUF_SIZE): the uniforms the table draws from.
-        owed: float64 (N, 2): rewards of both seats not yet paid.
-        legal: int64 (N, LG_SIZE): the legal-action scratch row.
-        records: int64 (N, RECORDS_SIZE): the hand records.
-        needs_opponent: bool (N,): a Python policy moves next at the table.
-    """
-
-    rows: NDArray[np.int64]
-    randoms: NDArray[np.float64]
-    owed: NDArray[np.float64]
-    legal: NDArray[np.int64]
-    records: NDArray[np.int64]
-    needs_opponent: NDArray[np.bool_]
-
-
-class DrawParams(NamedTuple):
-    """What every table of the batch shares, built once from the env's options.
-
-    Attributes:
-        cfg: int64: the rules' config row (``DrawConfig.to_array``).
-        tables: the evaluator's tables as a tuple (``episode.draw.tables_tuple``).
-        ep: int64: the episode's int parameters (``episode.draw.env_params``).
-        fp: float64: its float parameters (match bonus, pot fractions).
-        max_hands: the hand after which a match is truncated.
-    """
-
-    cfg: NDArray[np.int64]
-    tables: Any
-    ep: NDArray[np.int64]
-    fp: NDArray[np.float64]
-    max_hands: int
-
-
 @njit(cache=True, _nrt=False, inline="always")
-def _finish(
-    i: int, code: int, st: DrawTables, pr: DrawParams, tables: Any, out: StepOutputs
-) -> None:
+def _finish(i: int, code: int, st: DrawTables, pr: DrawParams, out: StepOutputs) -> None:
     S, W = st.rows, st.owed
     if code == ADV_OPP:
         # A Python policy moves next; the rewards of this step wait in W until the
@@ -104,9 +65,9 @@ def _finish(
         done = code == ADV_DONE
         if done:
             out.terms[i] = True
-        elif S[i, L.S_HAND_NO] > pr.max_hands:
+        elif pr.max_hands > 0 and S[i, L.S_HAND_NO] > pr.max_hands:
             # DrawMatchEnv._truncate: checked when the agent must decide, after the
-            # other seat's moves (max_hands is beyond reach in pot mode).
+            # other seat's moves (pot mode, max_hands 0, never truncates).
             out.truncs[i] = True
             done = True
         if done:
@@ -114,7 +75,7 @@ def _finish(
             encode_obs(S[i], pr.cfg, agent, out.final_obs[i])
             R, LG, REC, masks = st.randoms, st.legal, st.records, out.masks
             code = reset_row(
-                S[i], pr.cfg, tables, R[i], pr.ep, pr.fp, W[i], LG[i], masks[i], REC[i]
+                S[i], pr.cfg, pr.tables, R[i], pr.ep, pr.fp, W[i], LG[i], masks[i], REC[i]
             )
             if code == ADV_OPP:
                 st.needs_opponent[i] = True
@@ -130,21 +91,19 @@ def _row_step(
     # One table's step. Compiled without reference counting: the row views below
     # would otherwise cost two atomic operations each. W is zeroed where it is paid
     # (_finish), not here: it may hold rewards due with this step.
-    tables = make_tables(pr.tables)
     S, R, W, LG, REC, masks = st.rows, st.randoms, st.owed, st.legal, st.records, out.masks
-    cfg, ep, fp = pr.cfg, pr.ep, pr.fp
+    cfg, tables, ep, fp = pr.cfg, pr.tables, pr.ep, pr.fp
     if is_opp:
         code = opp_step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
     else:
         code = step_row(S[i], cfg, tables, R[i], ep, fp, a, W[i], LG[i], masks[i], REC[i])
-    _finish(i, code, st, pr, tables, out)
+    _finish(i, code, st, pr, out)
 
 
 @njit(cache=True, _nrt=False)
 def _vec_reset(st: DrawTables, pr: DrawParams, out: StepOutputs) -> None:
-    tables = make_tables(pr.tables)
     S, R, W, LG, REC, masks = st.rows, st.randoms, st.owed, st.legal, st.records, out.masks
-    cfg, ep, fp = pr.cfg, pr.ep, pr.fp
+    cfg, tables, ep, fp = pr.cfg, pr.tables, pr.ep, pr.fp
     agent = ep[EP_AGENT]
     for i in range(S.shape[0]):
         code = reset_row(S[i], cfg, tables, R[i], ep, fp, W[i], LG[i], masks[i], REC[i])
@@ -232,7 +191,7 @@ def _resolve_actions(
         bad = masks[i, a] == 0
         illegal[i] = bad
         if bad:
-            # encoding.draw.passive_action: action 1, or in the draw keep all cards.
+            # episode.draw.passive_action: action 1, or in the draw keep all cards.
             a = 1 if masks[i, 1] else keep_all
         out[i] = a
     return -1
@@ -311,55 +270,42 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ConfigError("num_envs", num_envs, "an integer >= 1")
-        seats = {"human": 0, "computer": 1, 0: 0, 1: 1}
-        if isinstance(agent_seat, bool) or agent_seat not in seats:
-            raise ConfigError("agent_seat", agent_seat, "0 ('human') or 1 ('computer')")
-        if not isinstance(mode, str) or mode not in ("pot", "match"):
-            raise ConfigError("mode", mode, "'pot' (FiveCardDraw-v0) or 'match' (DrawMatch-v0)")
-        if (
-            isinstance(match_bonus, bool)
-            or not isinstance(match_bonus, (int, float, np.integer, np.floating))
-            or not math.isfinite(match_bonus)
-        ):
-            raise ConfigError("match_bonus", match_bonus, "a finite number (antes)")
-        if isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1:
-            raise ConfigError("max_hands", max_hands, "an integer >= 1")
+        # Every option of the draw faces checked once, as every draw face checks it.
+        env_config = DrawEnvConfig(
+            config=config,
+            rules=rules,
+            agent_seat=agent_seat,
+            mode=mode,
+            pot_fractions=pot_fractions,
+            match_bonus=match_bonus,
+            max_hands=max_hands,
+            illegal_action=illegal_action,
+        )
         if opponent is not None and not isinstance(opponent, BatchPolicy):
             raise ConfigError("opponent", opponent, "None or a BatchPolicy (act_batch)")
         if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
             raise ConfigError("num_threads", num_threads, "an integer >= 1")
-        if config is not None and rules:
-            raise ConfigError("rules", sorted(rules), "either config= or rule keywords, not both")
-        self.config = config if config is not None else DrawConfig(**rules)
-        self.illegal_action = check_illegal_action(illegal_action)
+        self.env_config = env_config
+        self.config = env_config.draw_config
+        self.illegal_action = env_config.illegal_action
         self.num_envs = num_envs
-        seat = seats[agent_seat]
+        seat = int(env_config.agent_seat)
         self.agent_seat = seat
         self.mode = mode
-        is_match = mode == "match"
+        is_match = env_config.is_match
         self.env_id = "poker_env/DrawMatch-v0" if is_match else "poker_env/FiveCardDraw-v0"
-        self.match_bonus = float(match_bonus)
+        self.match_bonus = env_config.match_bonus
         self.max_hands = max_hands
-        # Pot mode never truncates: a bound no hand number reaches.
-        self._max_hands = max_hands if is_match else np.iinfo(np.int64).max
         self.opponent = opponent
         self.num_threads = num_threads
         self._threads = TableThreads(num_threads)
         self.copy = copy
-        fr = enc.check_pot_fractions(pot_fractions)
+        fr = env_config.pot_fractions
         self.pot_fractions = fr
-        # As DrawMatchEnv: the buy-back is the agent's decision when it plays her seat
-        # (RULES.md §1, buying back); otherwise she buys back by the default rule.
-        self._cfg = self.config.to_array(buyback_decide=is_match and seat == L.COMPUTER)
-        self._ep, self._fp = enc.env_params(
-            seat,
-            enc.MODE_MATCH if is_match else enc.MODE_POT,
-            opponent is None,
-            fr,
-            self.match_bonus if is_match else 0.0,
-        )
-        self._tt = enc.tables_tuple(eval_tables(self.config))
-        n_act = 2 + len(fr) + 1 + 33
+        # The compiled step's parameter record, built once (the options are frozen).
+        self._params = env_config.params(builtin=opponent is None)
+        self._cfg, self._ep, self._fp = self._params.cfg, self._params.ep, self._params.fp
+        n_act = env_config.num_actions
         lo, hi = enc.observation_bounds(self.config)
         self.single_observation_space = spaces.Box(lo, hi, dtype=np.float32)
         self.single_action_space = spaces.Discrete(n_act)
@@ -382,7 +328,6 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._REC = np.zeros((N, enc.RECORDS_SIZE), np.int64)  # per-table hand records
         # The compiled step's records: views of the arrays above, passed whole.
         self._state = DrawTables(self._S, self._R, self._W, self._LG, self._REC, self._need)
-        self._params = DrawParams(self._cfg, self._tt, self._ep, self._fp, self._max_hands)
         self._outs = StepOutputs(
             self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final
         )

@@ -62,7 +62,11 @@ def test_match_mode_the_computer_decides_buy_backs() -> None:
 
 
 def _snapshot(env: DrawAECEnv) -> tuple[np.ndarray, np.ndarray, str]:
-    return env._ib.copy(), env._fb.copy(), env.agent_selection
+    # The table's int arrays and float arrays (its state record), copied.
+    st = env._state
+    ints = np.concatenate([st.rows.ravel(), st.legal.ravel(), st.records.ravel()])
+    floats = np.concatenate([st.randoms.ravel(), st.owed.ravel()])
+    return ints, floats, env.agent_selection
 
 
 def test_strict_mode_masked_out_action_raises_and_changes_nothing() -> None:

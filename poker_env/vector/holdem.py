@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from poker_env.episode import holdem as E
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError
+from poker_env.fastcall import KernelEntry
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import get_holdem_tables
 from poker_env.policy import BatchPolicy
@@ -253,6 +254,11 @@ class HoldemVectorEnv(VectorEnv):
         self._resetting = np.zeros(num_envs, dtype=np.bool_)
         # Random opponents only: num_threads > 1 steps the tables on that many threads.
         self._threads = TableThreads(num_threads if opponent is None else 1)
+        # The per-step compiled calls without numba's typing of their arguments (the
+        # env's own arrays and records, whose types never change).
+        self._check_entry = KernelEntry(_check_actions)
+        self._step_entry = KernelEntry(_step_all)
+        self._walks_entry = KernelEntry(_take_walks)
         self._tables_state = E.HoldemTables(self._states, self._rngs)
 
     def _play_opponents(self) -> None:
@@ -330,7 +336,9 @@ class HoldemVectorEnv(VectorEnv):
             "walk_reward": np.empty(n, dtype=np.float64),
             "first_walk_reward": np.empty(n, dtype=np.float64),
         }
-        _take_walks(self._states, out["walks"], out["walk_reward"], out["first_walk_reward"])
+        self._walks_entry.call(
+            self._states, out["walks"], out["walk_reward"], out["first_walk_reward"]
+        )
         return out
 
     def _add_features(self) -> None:
@@ -364,7 +372,7 @@ class HoldemVectorEnv(VectorEnv):
         # One compiled pass: the masks checked, masked-out actions replaced (passive).
         illegal = np.empty(self.num_envs, dtype=np.bool_)  # handed out in info
         passive = self.illegal_action == "passive"
-        i = _check_actions(acts, self._masks, passive, self._played, illegal)
+        i = self._check_entry.call(acts, self._masks, passive, self._played, illegal)
         if i >= 0:
             if i < self.num_envs:
                 raise IllegalActionError(
@@ -437,7 +445,8 @@ class HoldemVectorEnv(VectorEnv):
             raise IllegalActionError(
                 int(flat[bad]), allowed, f"table {bad}", "not in the action space; nothing stepped"
             )
-        return np.asarray(flat, dtype=np.int64)
+        # C-contiguous whatever was passed: the compiled check's entry takes only that.
+        return np.ascontiguousarray(flat, dtype=np.int64)
 
     def _outputs(self) -> StepOutputs:
         # The step's output arrays as the shared record (this step's buffers).
@@ -448,7 +457,7 @@ class HoldemVectorEnv(VectorEnv):
     def _step_random_opponents(self, acts: NDArray[np.int64]) -> None:
         out = self._outputs()
         if self.num_threads == 1:
-            _step_all(self._tables_state, self._params, acts, out)
+            self._step_entry.call(self._tables_state, self._params, acts, out)
         else:
             self._threads.run(_step_threads, self._tables_state, self._params, acts, out)
 

@@ -16,6 +16,7 @@ from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionErr
 from poker_env.fastcall import KernelEntry
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, get_holdem_tables
+from poker_env.multiagent._aec import DirectLast
 from poker_env.render.holdem import holdem_aec_text, holdem_picture
 
 __all__ = ["HoldemAECEnv", "env"]
@@ -23,7 +24,7 @@ __all__ = ["HoldemAECEnv", "env"]
 PASSIVE_ACTION = 1  # check/call: legal whenever a seat is to act
 
 
-class HoldemAECEnv(AECEnv):  # type: ignore[misc]
+class HoldemAECEnv(DirectLast, AECEnv):  # type: ignore[misc]
     """Hold'em for 2 to 10 players, agents ``player_0 .. player_{n-1}`` (seat = index).
 
     Each agent observes a dict: ``"observation"`` (the vector documented in
@@ -271,19 +272,6 @@ class HoldemAECEnv(AECEnv):  # type: ignore[misc]
         if self.evaluator_features:
             E.features(self._s, self._feature_seed, 0, seat, self.equity_samples, self._tables, obs)
         return {"observation": obs, "action_mask": mask}
-
-    def last(
-        self, observe: bool = True
-    ) -> tuple[dict[str, NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``last()`` (the same values, one call less)."""
-        agent = self.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
 
     def step(self, action: int | None) -> None:
         if not getattr(self, "agents", None):

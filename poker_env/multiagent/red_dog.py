@@ -43,12 +43,13 @@ from poker_env.games.red_dog_kernels import (
     E_TURNED,
     E_WON,
 )
+from poker_env.multiagent._aec import DirectLast
 from poker_env.render.red_dog import red_dog_aec_text, red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 
 
-class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: ignore[misc]
+class RedDogAECEnv(DirectLast, AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: ignore[misc]
     """Red Dog (RULES.md §2) with every seat an agent ``player_0 .. player_{P-1}``.
 
     Observation of each agent: a dict with ``"observation"`` (the layout of
@@ -247,19 +248,6 @@ class RedDogAECEnv(AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: i
         obs = np.empty(self._obs_size, np.float32)  # encode writes every entry
         self._encode_fn.call(self._st, 0, seat, obs)
         return {"observation": obs, "action_mask": self._zeros.copy()}
-
-    def last(
-        self, observe: bool = True
-    ) -> tuple[dict[str, NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
-        """PettingZoo's ``last()`` (the same values, one call less)."""
-        agent = self.agent_selection
-        return (
-            self.observe(agent) if observe else None,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
 
     def _mask(self, seat: int) -> NDArray[np.int8]:
         # Every index for the seat to act (RULES.md §2: any bet size may be played),

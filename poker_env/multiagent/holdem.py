@@ -16,7 +16,7 @@ from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionErr
 from poker_env.fastcall import KernelEntry
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, get_holdem_tables
-from poker_env.multiagent._aec import DirectLast
+from poker_env.multiagent._aec import CompiledAEC
 from poker_env.render.holdem import holdem_aec_text, holdem_picture
 
 __all__ = ["HoldemAECEnv", "env"]
@@ -24,7 +24,7 @@ __all__ = ["HoldemAECEnv", "env"]
 PASSIVE_ACTION = 1  # check/call: legal whenever a seat is to act
 
 
-class HoldemAECEnv(DirectLast, AECEnv):  # type: ignore[misc]
+class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
     """Hold'em for 2 to 10 players, agents ``player_0 .. player_{n-1}`` (seat = index).
 
     Each agent observes a dict: ``"observation"`` (the vector documented in
@@ -170,16 +170,6 @@ class HoldemAECEnv(DirectLast, AECEnv):  # type: ignore[misc]
         "_new_table_fn",
         "_finish_fn",
     )
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        for name in self._ENTRIES:
-            state.pop(name, None)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._make_entries()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -43,13 +43,13 @@ from poker_env.games.red_dog_kernels import (
     E_TURNED,
     E_WON,
 )
-from poker_env.multiagent._aec import DirectLast
+from poker_env.multiagent._aec import CompiledAEC
 from poker_env.render.red_dog import red_dog_aec_text, red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 
 
-class RedDogAECEnv(DirectLast, AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: ignore[misc]
+class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: ignore[misc]
     """Red Dog (RULES.md §2) with every seat an agent ``player_0 .. player_{P-1}``.
 
     Observation of each agent: a dict with ``"observation"`` (the layout of
@@ -175,16 +175,6 @@ class RedDogAECEnv(DirectLast, AECEnv[str, dict[str, NDArray[Any]], int | None])
 
     # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
     _ENTRIES = ("_reset_fn", "_act_fn", "_encode_fn")
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        for name in self._ENTRIES:
-            state.pop(name, None)
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._make_entries()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -2,32 +2,55 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from numpy.typing import NDArray
+from pettingzoo.utils.env import AECIterable
 
-__all__ = ["CompiledAEC"]
+__all__ = ["CompiledAEC", "DirectAEC"]
 
 
-class CompiledAEC:
-    """A direct ``last()`` and pickling without the compiled entries.
+class _AgentIterable(AECIterable):  # type: ignore[misc]
+    """``AECEnv.agent_iter()``'s iterable, iterated by a generator.
+
+    The same agents as PettingZoo's ``AECIterator``: ``agent_selection`` while
+    ``agents`` is not empty, at most ``max_iter`` times (each ``iter()`` counts
+    afresh); a generator step costs less than its ``__next__`` method call. Once
+    it has stopped, it stays stopped (an iterator's usual contract).
+    """
+
+    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+        env = self.env
+        left = self.max_iter
+        while env.agents and left > 0:
+            left -= 1
+            yield env.agent_selection
+
+
+class DirectAEC:
+    """PettingZoo's ``last()``, ``agent_iter()`` and dead-step helpers, cheaper.
 
     ``AECEnv.last`` reads the same five things through ``observe`` and properties; an
     ``agent_iter()`` loop calls it at every step, so the envs read their own dicts.
-    The env's ``KernelEntry`` objects (named in ``_ENTRIES``) hold compiled entry
-    points, which do not pickle: a copy leaves them out and makes them again
-    (``_make_entries``).
+    ``_was_dead_step`` and ``_deads_step_first`` do what PettingZoo's do (the same
+    dicts, the same agent selected, ``_skip_agent_selection`` and the rewards cleared
+    to ``0`` alike) with a loop that stops at the first done agent instead of a list
+    of them all.
     """
 
-    _ENTRIES: ClassVar[tuple[str, ...]]
-    _make_entries: Callable[[], None]
     observe: Callable[[str], dict[str, NDArray[Any]]]
+    agents: list[str]
     agent_selection: str
+    rewards: dict[str, float]
     _cumulative_rewards: dict[str, float]
     terminations: dict[str, bool]
     truncations: dict[str, bool]
     infos: dict[str, dict[str, Any]]
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """PettingZoo's ``agent_iter`` (the same agents; see :class:`_AgentIterable`)."""
+        return _AgentIterable(self, max_iter)
 
     def last(
         self, observe: bool = True
@@ -41,6 +64,59 @@ class CompiledAEC:
             self.truncations[agent],
             self.infos[agent],
         )
+
+    def _deads_step_first(self) -> str:
+        """PettingZoo's: select the first done agent, keeping the one it replaces."""
+        terminations, truncations = self.terminations, self.truncations
+        for agent in self.agents:
+            if terminations[agent] or truncations[agent]:
+                self._skip_agent_selection = self.agent_selection
+                self.agent_selection = agent
+                break
+        return self.agent_selection
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's: remove the done agent selected; select the next done one or
+        the agent kept by ``_deads_step_first``; clear the rewards."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        terminations, truncations, rewards = self.terminations, self.truncations, self.rewards
+        assert terminations[agent] or truncations[agent], (
+            "an agent that was not dead as attempted to be removed"
+        )
+        del terminations[agent]
+        del truncations[agent]
+        del rewards[agent]
+        del self._cumulative_rewards[agent]
+        del self.infos[agent]
+        agents = self.agents
+        agents.remove(agent)
+        for other in agents:
+            if terminations[other] or truncations[other]:
+                if getattr(self, "_skip_agent_selection", None) is None:
+                    self._skip_agent_selection = agent
+                self.agent_selection = other
+                break
+        else:
+            skip = getattr(self, "_skip_agent_selection", None)
+            if skip is not None:
+                self.agent_selection = skip
+            self._skip_agent_selection = None
+        for other in rewards:
+            rewards[other] = 0
+
+
+class CompiledAEC(DirectAEC):
+    """:class:`DirectAEC`, and pickling without the compiled entries.
+
+    The env's ``KernelEntry`` objects (named in ``_ENTRIES``) hold compiled entry
+    points, which do not pickle: a copy leaves them out and makes them again
+    (``_make_entries``).
+    """
+
+    _ENTRIES: ClassVar[tuple[str, ...]]
+    _make_entries: Callable[[], None]
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()

@@ -45,6 +45,7 @@ from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionErr
 from poker_env.fastcall import KernelEntry
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer
+from poker_env.multiagent._aec import DirectAEC
 from poker_env.render.draw import draw_picture, draw_text
 
 __all__ = ["DrawAECEnv", "env"]
@@ -53,7 +54,7 @@ AGENTS = ("human", "computer")
 _REFILL_AT = L.BUF_SIZE - L.BUF_MARGIN  # RandomBuffer.refill_if_low refills above this
 
 
-class DrawAECEnv(AECEnv):  # type: ignore[misc]
+class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
     """Both seats of five-card draw as PettingZoo agents (self-play)."""
 
     metadata = {  # noqa: RUF012

@@ -189,14 +189,22 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {
-            a: {"illegal_action": False, "last_hand": None, "hands_ended": ()} for a in self.agents
-        }
         self._last_hand = None
         self._hands_left = self.hands_per_episode
         self._hands_ended_set = False  # whether some info's hands_ended is not ()
         self._deal(changed=True)
-        self._select(*self._observe_to_act(), None)
+        legal_seat, to_act = self._observe_to_act()
+        legal, zeros = self._legal, self._zeros
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {
+                "illegal_action": False,
+                "last_hand": None,
+                "hands_ended": (),
+                "action_mask": legal.copy() if q == legal_seat else zeros.copy(),
+            }
+            for q, a in enumerate(self.agents)
+        }
+        self._select(legal_seat, to_act, None)
 
     def _deal(self, changed: bool) -> None:
         s = self._s
@@ -225,12 +233,9 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         else:
             live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
             self.agent_selection = live[0] if live else (self.agents[0] if self.agents else "")
-        infos, names = self.infos, self.possible_agents
-        if ended is None:
-            seats, legal, zeros = self._seat, self._legal, self._zeros
-            for a in self.agents:
-                infos[a]["action_mask"] = legal.copy() if seats[a] == legal_seat else zeros.copy()
+        if ended is None:  # reset: the infos hold their masks already
             return
+        infos, names = self.infos, self.possible_agents
         if ended or self._hands_ended_set:
             for a in self.agents:
                 infos[a]["hands_ended"] = ended
@@ -306,10 +311,12 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
             for name, reward in self.rewards.items():
                 cumulative[name] += reward
             self._select(*self._observe_to_act(), ended)
+            # Only a hand's end terminates agents (step(None) removes them before any
+            # other step): no done agent to select otherwise.
+            if any(self.terminations.values()):  # keyed by self.agents
+                self._deads_step_first()
         else:
             self._select(legal_seat, to_act, ())
-        if any(self.terminations.values()):  # keyed by self.agents
-            self._deads_step_first()
 
     def _end_hand(self) -> tuple[HandResult, ...]:
         """Close the decided hand (and any next one decided at once); their results."""

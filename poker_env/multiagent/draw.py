@@ -127,6 +127,8 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         # The compiled step's and reset's entries (poker_env.fastcall).
         self._step_fn = KernelEntry(enc.single_step)
         self._reset_fn = KernelEntry(enc.single_reset)
+        self._encode_fn = KernelEntry(enc.encode_obs)
+        self._mask_fn = KernelEntry(enc.env_mask)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -176,12 +178,12 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
             # episode runs): the driver's own encoding of this state, copied.
             return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
         seat = AGENTS.index(agent)
-        obs = np.zeros(enc.OBS_SIZE, np.float32)
-        enc.encode_obs(self._s, self._cfg, seat, obs)
-        mask = np.zeros_like(self._mask)
+        obs = np.empty(enc.OBS_SIZE, np.float32)  # encode_obs writes every entry
+        self._encode_fn.call(self._s, self._cfg, seat, obs)
+        mask = np.zeros(self._mask.size, np.int8)
         done = self.terminations.get(agent, True) or self.truncations.get(agent, True)
         if agent == self.agent_selection and not done:
-            enc.env_mask(self._s, self._cfg, self._ep, self._fp, mask)
+            self._mask_fn.call(self._s, self._cfg, self._ep, self._fp, mask)
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:

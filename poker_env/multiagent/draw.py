@@ -50,7 +50,7 @@ from poker_env.render.draw import draw_picture, draw_text
 
 __all__ = ["DrawAECEnv", "env"]
 
-AGENTS = ("human", "computer")
+AGENTS = ("human", "computer")  # written out in _infos and step
 _REFILL_AT = L.BUF_SIZE - L.BUF_MARGIN  # RandomBuffer.refill_if_low refills above this
 
 
@@ -162,14 +162,19 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
                 self._num_seen = num
             self._last = ended[-1] if ended else enc.last_hand(self._rec, self.config)
         last = self._last
+        # Read-only records: the agents' infos may share them. (Two dicts written out:
+        # cheaper than a comprehension over AGENTS.)
         return {
-            a: {
-                "illegal_action": a == illegal_agent,
-                # Read-only records: the agents' infos may share them.
+            "human": {
+                "illegal_action": illegal_agent == "human",
                 "hands_ended": ended,
                 "last_hand": last,
-            }
-            for a in AGENTS
+            },
+            "computer": {
+                "illegal_action": illegal_agent == "computer",
+                "hands_ended": ended,
+                "last_hand": last,
+            },
         }
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
@@ -220,9 +225,9 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
             raise IllegalActionError(a, np.flatnonzero(mask).tolist(), f"{agent} to act")
         self.infos = self._infos(agent if illegal else None, recorded)
-        rewards = self._rew.tolist()
-        self.rewards = {AGENTS[0]: rewards[0], AGENTS[1]: rewards[1]}
-        if rewards[0] or rewards[1]:
+        r0, r1 = self._rew.tolist()
+        self.rewards = {"human": r0, "computer": r1}
+        if r0 or r1:
             self._rew.fill(0.0)
         if code == enc.ADV_DONE:
             self.terminations = dict.fromkeys(AGENTS, True)
@@ -233,7 +238,10 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         else:
             self.agent_selection = AGENTS[int(st[L.S_TO_ACT])]
             self._view_fresh = True
-        self._accumulate_rewards()
+        # As _accumulate_rewards (self.rewards holds both agents, in this order).
+        cumulative = self._cumulative_rewards
+        cumulative["human"] += r0
+        cumulative["computer"] += r1
 
     def render(self) -> str | NDArray[np.uint8] | None:
         if self.render_mode == "rgb_array":

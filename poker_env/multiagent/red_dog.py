@@ -291,31 +291,39 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             )
         v = self._summary.tolist()
         row = v[2 + 2 * self._p :]
-        # episode.red_dog.action_dict, written out (a call and a merged dict cost more).
-        entry = {
-            "seat": row[E_SEAT],
-            "kind": "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet",
-            "amount": row[E_AMOUNT],
-            "turned_card": row[E_TURNED],
-            "won": row[E_WON] != 0,
-            "shown": tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]]),
-            "pot_refilled": row[E_REANTE] != 0,
-            "deal_ended": row[E_DEAL_END] != 0,
-        }
+        # episode.red_dog.action_dict, written out (a call and a merged dict cost more);
+        # its values read once, for both dicts.
+        e_seat, amount, turned = row[E_SEAT], row[E_AMOUNT], row[E_TURNED]
+        kind = "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet"
+        won = row[E_WON] != 0
+        shown = tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]])
+        refilled = row[E_REANTE] != 0
+        deal_ended = row[E_DEAL_END] != 0
         log = self._actions_log
-        log.append(entry)
+        log.append(
+            {
+                "seat": e_seat,
+                "kind": kind,
+                "amount": amount,
+                "turned_card": turned,
+                "won": won,
+                "shown": shown,
+                "pot_refilled": refilled,
+                "deal_ended": deal_ended,
+            }
+        )
         self._action_rows.append(row)
         self._last_own[seat] = {
             "action": a,
             "p": p,
-            "seat": entry["seat"],
-            "kind": entry["kind"],
-            "amount": entry["amount"],
-            "turned_card": entry["turned_card"],
-            "won": entry["won"],
-            "shown": entry["shown"],
-            "pot_refilled": entry["pot_refilled"],
-            "deal_ended": entry["deal_ended"],
+            "seat": e_seat,
+            "kind": kind,
+            "amount": amount,
+            "turned_card": turned,
+            "won": won,
+            "shown": shown,
+            "pot_refilled": refilled,
+            "deal_ended": deal_ended,
         }
         self._since[seat] = len(log)
         self._replaced[seat] = replaced
@@ -331,25 +339,26 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         over = v[0] != 0
         act = -1 if over else v[1]
         self._act_seat = act
-        ante, base, log = self.config.ante, self._base, self._actions_log
-        rewards, cumulative = self.rewards, self._cumulative_rewards
-        terminations, infos = self.terminations, self.infos
-        last_own, since, replaced = self._last_own, self._since, self._replaced
-        ones, zeros = self._ones, self._zeros
         agents = self.agents
         pairs = self._pairs
         if len(pairs) != len(agents):  # an agent was removed (PettingZoo's dead step)
             seats = self.agent_name_mapping
             pairs = self._pairs = [(a, seats[a]) for a in agents]
-        dead = False
-        n = len(log)
-        for a, s in pairs:
-            if collect:
+        if collect:
+            ante, base = self.config.ante, self._base
+            rewards, cumulative = self.rewards, self._cumulative_rewards
+            for a, s in pairs:
                 c = v[2 + s]
                 r = (c - base[s]) / ante
                 rewards[a] = r
                 base[s] = c
                 cumulative[a] += r
+        terminations, infos, log = self.terminations, self.infos, self._actions_log
+        last_own, since, replaced = self._last_own, self._since, self._replaced
+        ones, zeros = self._ones, self._zeros
+        dead = False
+        n = len(log)
+        for a, s in pairs:
             if over or not v[2 + p + s]:
                 terminations[a] = dead = True
             elif terminations[a]:

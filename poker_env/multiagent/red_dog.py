@@ -218,17 +218,17 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         p = self.config.num_players
         # Every action of the game as a dict (episode.red_dog.action_dict's keys) and
         # as its events row, and per seat: its last own action (with the index played
-        # and p), where the actions since then start, whether its last action was
-        # replaced (passive mode).
+        # and p), the actions since then (a tuple that grows by one entry a step), whether
+        # its last action was replaced (passive mode).
         self._actions_log: list[dict[str, Any]] = []
         self._action_rows: list[list[int]] = []
         self._last_own: list[dict[str, Any] | None] = [None] * p
-        self._since = [0] * p
+        self._opp: list[tuple[dict[str, Any], ...]] = [()] * p
         self._replaced = [False] * p
         self._agent_selector = AgentSelector(self.agents)
         # (agent, seat) of self.agents, for the step's loop (rebuilt when one leaves).
         self._pairs = [(a, self.agent_name_mapping[a]) for a in self.agents]
-        self._publish(self._summary.tolist(), collect=False)
+        self._publish(self._summary.tolist(), -1, ())
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         seat = self.agent_name_mapping[agent]
@@ -299,9 +299,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         shown = tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]])
         refilled = row[E_REANTE] != 0
         deal_ended = row[E_DEAL_END] != 0
-        log = self._actions_log
-        log.append(
-            {
+        entry = {
                 "seat": e_seat,
                 "kind": kind,
                 "amount": amount,
@@ -309,9 +307,9 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
                 "won": won,
                 "shown": shown,
                 "pot_refilled": refilled,
-                "deal_ended": deal_ended,
-            }
-        )
+            "deal_ended": deal_ended,
+        }
+        self._actions_log.append(entry)
         self._action_rows.append(row)
         self._last_own[seat] = {
             "action": a,
@@ -325,16 +323,17 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             "pot_refilled": refilled,
             "deal_ended": deal_ended,
         }
-        self._since[seat] = len(log)
         self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
-        self._publish(v, collect=True)
+        self._publish(v, seat, (entry,))
 
-    def _publish(self, v: list[int], collect: bool) -> None:
+    def _publish(self, v: list[int], acted: int, tail: tuple[dict[str, Any], ...]) -> None:
         # The rewards (added to the cumulative ones, as _accumulate_rewards does),
         # terminations, infos and the next agent, from the summary `v` (aec_summary_size:
         # over, to act, chips from v[2], seated flags from v[2 + p]).
-        # collect=False at reset: the first ante is charged with the first step.
+        # `acted`: the seat that acted (its opponent_actions start again), `tail` its
+        # action, added to every other seat's; -1 and () at reset, where nothing is
+        # collected: the first ante is charged with the first step.
         p = self._p
         over = v[0] != 0
         act = -1 if over else v[1]
@@ -344,7 +343,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         if len(pairs) != len(agents):  # an agent was removed (PettingZoo's dead step)
             seats = self.agent_name_mapping
             pairs = self._pairs = [(a, seats[a]) for a in agents]
-        if collect:
+        if acted >= 0:
             ante, base = self.config.ante, self._base
             rewards, cumulative = self.rewards, self._cumulative_rewards
             for a, s in pairs:
@@ -353,28 +352,31 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
                 rewards[a] = r
                 base[s] = c
                 cumulative[a] += r
-        terminations, infos, log = self.terminations, self.infos, self._actions_log
-        last_own, since, replaced = self._last_own, self._since, self._replaced
+        terminations, infos = self.terminations, self.infos
+        last_own, opp, replaced = self._last_own, self._opp, self._replaced
         ones, zeros = self._ones, self._zeros
         dead = False
-        n = len(log)
         for a, s in pairs:
             if over or not v[2 + p + s]:
                 terminations[a] = dead = True
             elif terminations[a]:
                 dead = True
-            k = since[s]
+            if s == acted:
+                actions: tuple[dict[str, Any], ...] = ()
+                opp[s] = actions
+            else:
+                actions = opp[s] = opp[s] + tail
             infos[a] = {
                 "action_mask": ones.copy() if s == act else zeros.copy(),
                 "illegal_action": replaced[s],
                 "last_bet": last_own[s],
-                "opponent_actions": tuple(log[k:]) if k < n else (),
+                "opponent_actions": actions,
             }
         if not over:
             self.agent_selection = self.possible_agents[act]
         else:
             self.agent_selection = agents[0] if agents else ""
-        if collect and dead:
+        if acted >= 0 and dead:
             self._deads_step_first()
 
     def render(self) -> str | NDArray[np.uint8] | None:

@@ -20,7 +20,7 @@ class _AgentIterable(AECIterable):  # type: ignore[misc]
     it has stopped, it stays stopped (an iterator's usual contract).
     """
 
-    def __iter__(self) -> Iterator[str]:  # type: ignore[override]
+    def __iter__(self) -> Iterator[str]:
         env = self.env
         left = self.max_iter
         while env.agents and left > 0:
@@ -47,6 +47,7 @@ class DirectAEC:
     terminations: dict[str, bool]
     truncations: dict[str, bool]
     infos: dict[str, dict[str, Any]]
+    _skip_agent_selection: str | None
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         """PettingZoo's ``agent_iter`` (the same agents; see :class:`_AgentIterable`)."""

@@ -294,19 +294,19 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         # episode.red_dog.action_dict, written out (a call and a merged dict cost more);
         # its values read once, for both dicts.
         e_seat, amount, turned = row[E_SEAT], row[E_AMOUNT], row[E_TURNED]
-        kind = "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet"
+        bet_kind = "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet"
         won = row[E_WON] != 0
         shown = tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]])
         refilled = row[E_REANTE] != 0
         deal_ended = row[E_DEAL_END] != 0
         entry = {
-                "seat": e_seat,
-                "kind": kind,
-                "amount": amount,
-                "turned_card": turned,
-                "won": won,
-                "shown": shown,
-                "pot_refilled": refilled,
+            "seat": e_seat,
+            "kind": bet_kind,
+            "amount": amount,
+            "turned_card": turned,
+            "won": won,
+            "shown": shown,
+            "pot_refilled": refilled,
             "deal_ended": deal_ended,
         }
         self._actions_log.append(entry)
@@ -315,7 +315,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             "action": a,
             "p": p,
             "seat": e_seat,
-            "kind": kind,
+            "kind": bet_kind,
             "amount": amount,
             "turned_card": turned,
             "won": won,

@@ -44,6 +44,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from poker_env.bitgen import integers_below, permutation_into
 from poker_env.episode.layout import ObsField, fields_from_widths
 from poker_env.episode.options import check_illegal_action
 from poker_env.episode.outputs import StepOutputs
@@ -66,6 +67,7 @@ __all__ = [
     "HoldemTables",
     "action_mask",
     "aec_act",
+    "aec_deal",
     "aec_new_table",
     "aec_observe_to_act",
     "apply_index",
@@ -914,6 +916,27 @@ def aec_act(
         return status, True, -1, int(s[K.TO_ACT])
     seat = _aec_to_act(s, fractions, legal, amounts, scale, obs)
     return status, False, seat, int(s[K.TO_ACT])
+
+
+@njit(cache=True, _nrt=False)
+def aec_deal(
+    s: np.ndarray,
+    changed: bool,
+    rng_state: int,
+    rng_next32: int,
+    deck: np.ndarray,
+    tables: EvalTables,
+) -> int:  # pragma: no cover - compiled
+    """A new hand on row ``s`` with the draws of a numpy Generator (its bit generator's
+    :func:`poker_env.bitgen.pointers`): the button draw ``integers(0, 2**30)``
+    (:func:`~poker_env.games.holdem_kernels.next_button`), then the deck
+    ``permutation(52)`` into ``deck``, dealt by
+    :func:`~poker_env.games.holdem_kernels.start_hand`; the Generator's state moves as
+    those two calls move it. Returns start_hand's code."""
+    draw = integers_below(rng_state, rng_next32, 1 << 30)
+    button = K.next_button(s, changed, draw)
+    permutation_into(rng_state, rng_next32, deck)
+    return K.start_hand(s, deck, button, tables)  # type: ignore[no-any-return]
 
 
 @njit(cache=True, _nrt=False)

@@ -10,6 +10,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
 
+from poker_env.bitgen import pointers
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
@@ -148,15 +149,17 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         # The observation of that seat, encoded in the same call (the agent asked
         # next); empty with the evaluator features, which observe() adds itself.
         self._next_obs = np.zeros(0 if self.evaluator_features else size, np.float32)
+        self._deck = np.zeros(52, dtype=np.int64)  # the compiled deal's scratch deck
         self._make_entries()
 
     def _make_entries(self) -> None:
-        # The compiled entries (poker_env.fastcall: no numba typing per call).
+        # The compiled entries (poker_env.fastcall: no numba typing per call), and the
+        # Generator's pointers for the compiled deal (poker_env.bitgen: per object).
+        self._rng_ptrs = pointers(self._rng)
+        self._deal_fn = KernelEntry(E.aec_deal)
         self._act_fn = KernelEntry(E.aec_act)
         self._to_act_fn = KernelEntry(E.aec_observe_to_act)
         self._encode_fn = KernelEntry(E.encode)
-        self._button_fn = KernelEntry(K.next_button)
-        self._start_fn = KernelEntry(K.start_hand)
         self._new_table_fn = KernelEntry(E.aec_new_table)
         self._finish_fn = KernelEntry(K.finish_hand)
 
@@ -165,8 +168,8 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         "_act_fn",
         "_to_act_fn",
         "_encode_fn",
-        "_button_fn",
-        "_start_fn",
+        "_rng_ptrs",
+        "_deal_fn",
         "_new_table_fn",
         "_finish_fn",
     )
@@ -181,6 +184,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+            self._rng_ptrs = pointers(self._rng)
         n = len(self.possible_agents)
         s = self._s
         self._new_table_fn.call(s, n, self._stack)
@@ -207,10 +211,10 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._select(legal_seat, to_act, None)
 
     def _deal(self, changed: bool) -> None:
-        s = self._s
-        button = self._button_fn.call(s, bool(changed), int(self._rng.integers(1 << 30)))
-        deck = self._rng.permutation(52).astype(np.int64, copy=False)
-        self._start_fn.call(s, deck, int(button), self._tables)
+        # The button draw and the deck, as int(rng.integers(1 << 30)) and
+        # rng.permutation(52) would draw them, in one compiled call.
+        state, next32 = self._rng_ptrs
+        self._deal_fn.call(self._s, bool(changed), state, next32, self._deck, self._tables)
         if self.evaluator_features:
             self._feature_seed[0] = np.uint64(self._rng.integers(0, 2**63))
 

@@ -348,19 +348,22 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             rewards, cumulative = self.rewards, self._cumulative_rewards
             for a, s in pairs:
                 c = v[2 + s]
-                r = (c - base[s]) / ante
-                rewards[a] = r
-                base[s] = c
-                cumulative[a] += r
+                if c != base[s]:
+                    r = (c - base[s]) / ante
+                    rewards[a] = r
+                    base[s] = c
+                    cumulative[a] += r
+                else:  # (c - base) / ante is 0.0: adding it changes no cumulative reward
+                    rewards[a] = 0.0
         terminations, infos = self.terminations, self.infos
         last_own, opp, replaced = self._last_own, self._opp, self._replaced
         ones, zeros = self._ones, self._zeros
+        # Only a step terminates agents, and step(None) removes them before the next
+        # action: no done agent is left from before.
         dead = False
         for a, s in pairs:
             if over or not v[2 + p + s]:
                 terminations[a] = dead = True
-            elif terminations[a]:
-                dead = True
             if s == acted:
                 actions: tuple[dict[str, Any], ...] = ()
                 opp[s] = actions

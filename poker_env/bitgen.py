@@ -28,7 +28,21 @@ from numba import njit, types
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
-__all__ = ["integers_below", "next_uint32", "permutation_into", "pointers"]
+__all__ = ["integers_below", "key63", "next_uint32", "permutation_into", "pointers"]
+
+
+def key63(rng: np.random.Generator) -> int:
+    """``int(rng.integers(0, 2**63, dtype=np.int64))``, the same draw and state, cheaper.
+
+    numpy draws an int64 below ``2**63`` by Lemire's method on one ``next_uint64``
+    (the range ``2**63`` divides ``2**64``: no redraw), which is that draw shifted
+    right by one bit; a PCG64 bit generator's ``random_raw()`` is its ``next_uint64``.
+    Other bit generators (whose raw output may be 32 bits) go through ``integers``.
+    """
+    bg = rng.bit_generator
+    if type(bg) is np.random.PCG64:
+        return int(bg.random_raw()) >> 1
+    return int(rng.integers(0, 2**63, dtype=np.int64))
 
 
 def pointers(rng: np.random.Generator) -> tuple[int, int]:

@@ -8,7 +8,7 @@ import pickle
 import numpy as np
 from numba import njit
 
-from poker_env.bitgen import integers_below, permutation_into, pointers
+from poker_env.bitgen import integers_below, key63, permutation_into, pointers
 
 
 @njit(cache=False)
@@ -42,3 +42,19 @@ def test_a_copy_has_its_own_pointers() -> None:
     for twin in (copy.deepcopy(rng), pickle.loads(pickle.dumps(rng))):
         assert pointers(twin)[0] != pointers(rng)[0]
         assert pointers(twin)[1] == pointers(rng)[1]  # the same C function
+
+
+def test_key63_is_numpys_int64_draw_below_2_63() -> None:
+    for seed in range(40):
+        ref, rng = np.random.default_rng(seed), np.random.default_rng(seed)
+        for t in range(30):
+            assert key63(rng) == int(ref.integers(0, 2**63, dtype=np.int64))
+            if t % 3 == 0:  # other draws between (PCG64's buffered 32-bit half included)
+                assert int(rng.integers(52)) == int(ref.integers(52))
+                assert rng.random() == ref.random()
+        assert rng.bit_generator.state == ref.bit_generator.state
+    # a bit generator whose raw draws are 32 bits goes through integers
+    ref, rng = (np.random.Generator(np.random.MT19937(7)) for _ in range(2))
+    assert [key63(rng) for _ in range(5)] == [
+        int(ref.integers(0, 2**63, dtype=np.int64)) for _ in range(5)
+    ]

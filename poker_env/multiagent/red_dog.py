@@ -9,8 +9,8 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
-from pettingzoo.utils import AgentSelector
 
+from poker_env.bitgen import key63
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     RedDogEnvConfig,
@@ -202,7 +202,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         # The key RedDogGame(config, rng=...) draws (the same games as before).
-        self._key = int(self._rng.integers(0, 2**63, dtype=np.int64))
+        self._key = key63(self._rng)
         self._game = None
         self._reset_fn.call(
             self._st, 0, np.uint64(self._key), self._rules, self._summary, self._next_obs
@@ -225,7 +225,6 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         self._last_own: list[dict[str, Any] | None] = [None] * p
         self._opp: list[tuple[dict[str, Any], ...]] = [()] * p
         self._replaced = [False] * p
-        self._agent_selector = AgentSelector(self.agents)
         # (agent, seat) of self.agents, for the step's loop (rebuilt when one leaves).
         self._pairs = [(a, self.agent_name_mapping[a]) for a in self.agents]
         self._publish(self._summary.tolist(), -1, ())
@@ -311,18 +310,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         }
         self._actions_log.append(entry)
         self._action_rows.append(row)
-        self._last_own[seat] = {
-            "action": a,
-            "p": p,
-            "seat": e_seat,
-            "kind": bet_kind,
-            "amount": amount,
-            "turned_card": turned,
-            "won": won,
-            "shown": shown,
-            "pot_refilled": refilled,
-            "deal_ended": deal_ended,
-        }
+        self._last_own[seat] = {"action": a, "p": p, **entry}
         self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
         self._publish(v, seat, (entry,))
@@ -343,43 +331,52 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         if len(pairs) != len(agents):  # an agent was removed (PettingZoo's dead step)
             seats = self.agent_name_mapping
             pairs = self._pairs = [(a, seats[a]) for a in agents]
-        if acted >= 0:
-            ante, base = self.config.ante, self._base
-            rewards, cumulative = self.rewards, self._cumulative_rewards
-            for a, s in pairs:
-                c = v[2 + s]
-                if c != base[s]:
-                    r = (c - base[s]) / ante
-                    rewards[a] = r
-                    base[s] = c
-                    cumulative[a] += r
-                else:  # (c - base) / ante is 0.0: adding it changes no cumulative reward
-                    rewards[a] = 0.0
         terminations, infos = self.terminations, self.infos
         last_own, opp, replaced = self._last_own, self._opp, self._replaced
-        ones, zeros = self._ones, self._zeros
+        ones, zeros = self._ones.copy, self._zeros.copy  # a fresh mask each
         # Only a step terminates agents, and step(None) removes them before the next
         # action: no done agent is left from before.
         dead = False
-        for a, s in pairs:
-            if over or not v[2 + p + s]:
-                terminations[a] = dead = True
-            if s == acted:
-                actions: tuple[dict[str, Any], ...] = ()
-                opp[s] = actions
-            else:
-                actions = opp[s] = opp[s] + tail
-            infos[a] = {
-                "action_mask": ones.copy() if s == act else zeros.copy(),
-                "illegal_action": replaced[s],
-                "last_bet": last_own[s],
-                "opponent_actions": actions,
-            }
+        if acted < 0:  # reset: every seat seated, no rewards, no actions yet
+            for a, s in pairs:
+                infos[a] = {
+                    "action_mask": ones() if s == act else zeros(),
+                    "illegal_action": replaced[s],
+                    "last_bet": last_own[s],
+                    "opponent_actions": opp[s],
+                }
+        else:
+            ante, base = self.config.ante, self._base
+            rewards, cumulative = self.rewards, self._cumulative_rewards
+            seated = v[2 + p : 2 + 2 * p]
+            for a, s in pairs:
+                c = v[2 + s]
+                b = base[s]
+                if c != b:
+                    r = (c - b) / ante
+                    rewards[a] = r
+                    base[s] = c
+                    cumulative[a] += r
+                else:  # (c - b) / ante is 0.0: adding it changes no cumulative reward
+                    rewards[a] = 0.0
+                if over or not seated[s]:
+                    terminations[a] = dead = True
+                if s == acted:
+                    actions: tuple[dict[str, Any], ...] = ()
+                    opp[s] = actions
+                else:
+                    actions = opp[s] = opp[s] + tail
+                infos[a] = {
+                    "action_mask": ones() if s == act else zeros(),
+                    "illegal_action": replaced[s],
+                    "last_bet": last_own[s],
+                    "opponent_actions": actions,
+                }
         if not over:
             self.agent_selection = self.possible_agents[act]
         else:
             self.agent_selection = agents[0] if agents else ""
-        if acted >= 0 and dead:
+        if dead:
             self._deads_step_first()
 
     def render(self) -> str | NDArray[np.uint8] | None:

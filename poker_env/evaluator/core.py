@@ -15,7 +15,7 @@ from poker_env.evaluator.kernels import (
     eval_batch_checked_parallel,
     eval_batch_parallel,
 )
-from poker_env.evaluator.tables import CATEGORY_NAMES, EvalTables, build_tables, five_card_tables
+from poker_env.evaluator.tables import CATEGORY_NAMES, EvalTables, batch_tables, build_tables
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -187,8 +187,9 @@ def validate_hands(
     if 5 <= arr.shape[1] <= 7:
         # The same compiled check as evaluate's (the ranks it writes are thrown away).
         out = np.empty(arr.shape[0], dtype=np.int32)
+        bt = batch_tables(deck_name)
         bad = eval_batch_checked(
-            arr, tables, card_pairs(deck_name), tables.row_offsets, tables.rank_table, out
+            arr, card_pairs(deck_name), bt.row_offsets, bt.rank16, bt.flush16, bt.swap, out
         )
     else:  # other hand sizes (the kernels rank 5 to 7 cards): the same test in numpy
         wide = arr.astype(np.int64)  # uint64 values above 2**63 wrap negative: still refused
@@ -247,12 +248,13 @@ def evaluate(
     deck_name = _deck_name(deck)
     tables = get_tables(deck, flush_beats_full_house)
     hands = _as_hands(cards)
-    row_offsets: NDArray[np.unsignedinteger] = tables.row_offsets
-    rank_table = tables.rank_table
+    bt = batch_tables(deck_name, flush_beats_full_house)
+    row_offsets: NDArray[np.unsignedinteger] = bt.row_offsets
+    rank16 = bt.rank16
     if hands.shape[1] == 5:
         # Five cards a row: the small five-card hash stays in L1/L2.
-        row_offsets, rank_table = five_card_tables(deck_name, flush_beats_full_house)
-    args = (hands, tables, card_pairs(deck_name), row_offsets, rank_table)
+        row_offsets, rank16 = bt.row5_offsets, bt.rank5_16
+    args = (hands, card_pairs(deck_name), row_offsets, rank16, bt.flush16, bt.swap)
     if out is None:
         out = np.empty(hands.shape[0], dtype=np.int32)
     else:

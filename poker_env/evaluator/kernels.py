@@ -300,21 +300,32 @@ _PREFETCH_ROWS = 128
 
 
 @njit(inline="always", _nrt=False)
+def _full_rank(low: np.int64, swap: bool) -> np.int32:
+    # A rank from its low 16 bits (tables.BatchTables): the order in bits 16-19 is the
+    # category (bits 12-15), or with `swap` (a constant) flush and full house exchanged.
+    if swap:
+        category = low >> 12
+        order = category ^ 3 if (category == 5) | (category == 6) else category
+        return np.int32((order << 16) | low)
+    return np.int32(low + ((low & 0xF000) << 4))
+
+
+@njit(inline="always", _nrt=False)
 def _rows_k(
     hands: NDArray[np.integer],
     k: int,
     start: int,
     stop: int,
-    tables: EvalTables,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.int32],
+    rank16: NDArray[np.uint16],
+    flush16: NDArray[np.uint16],
     out: NDArray[np.int32],
     check: bool,
     check_high: bool,
+    swap: bool,
 ) -> int:
-    # k, check and check_high are constants at every call site: one unrolled loop each.
-    flush_table = tables.flush_table
+    # k, check, check_high and swap are constants at every call site: one unrolled loop each.
     num_cards = np.uint64(k)
     for i in range(start, stop):
         if _is_wide(hands):
@@ -334,13 +345,45 @@ def _rows_k(
             # Its flag is bit 51 + 4 * suit, found by one leading-zero count (as
             # OMPEval does; three compares held three 64-bit constants in registers).
             shift = (np.uint64(12) - _leading_zeros(flush)) << np.uint64(2)
-            out[i] = flush_table[np.int64(mask >> shift) & 0x1FFF]
+            low = np.int64(flush16[np.int64(mask >> shift) & 0x1FFF])
         else:
             # Signed arithmetic: numba turns uint64 + int32 into a float. The row mask
             # keeps even unchecked junk inside the tables.
             rk = np.int64(key & _LOW32)
-            out[i] = rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])]
+            low = np.int64(rank16[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])])
+        out[i] = _full_rank(low, swap)
     return -1
+
+
+@njit(inline="always", _nrt=False)
+def _rows_s(
+    hands: NDArray[np.integer],
+    k: int,
+    start: int,
+    stop: int,
+    pairs: NDArray[np.uint64],
+    row_offsets: NDArray[np.unsignedinteger],
+    rank16: NDArray[np.uint16],
+    flush16: NDArray[np.uint16],
+    swap: bool,
+    out: NDArray[np.int32],
+    check: bool,
+    check_high: bool,
+) -> int:
+    # The runtime `swap` made a constant of each loop (a flag tested per row cost 6%).
+    if swap:
+        return int(
+            _rows_k(
+                hands, k, start, stop, pairs, row_offsets, rank16, flush16, out,
+                check, check_high, True,
+            )
+        )  # fmt: skip
+    return int(
+        _rows_k(
+            hands, k, start, stop, pairs, row_offsets, rank16, flush16, out,
+            check, check_high, False,
+        )
+    )  # fmt: skip
 
 
 @njit(inline="always", _nrt=False)
@@ -348,10 +391,11 @@ def _rows(
     hands: NDArray[np.integer],
     start: int,
     stop: int,
-    tables: EvalTables,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.int32],
+    rank16: NDArray[np.uint16],
+    flush16: NDArray[np.uint16],
+    swap: bool,
     out: NDArray[np.int32],
     check: bool,
 ) -> int:
@@ -360,15 +404,21 @@ def _rows(
     high = check and not _is_one_byte(hands)
     if k == 7:
         return int(
-            _rows_k(hands, 7, start, stop, tables, pairs, row_offsets, rank_table, out, check, high)
+            _rows_s(
+                hands, 7, start, stop, pairs, row_offsets, rank16, flush16, swap, out, check, high
+            )
         )
     if k == 6:
         return int(
-            _rows_k(hands, 6, start, stop, tables, pairs, row_offsets, rank_table, out, check, high)
+            _rows_s(
+                hands, 6, start, stop, pairs, row_offsets, rank16, flush16, swap, out, check, high
+            )
         )
     if k == 5:
         return int(
-            _rows_k(hands, 5, start, stop, tables, pairs, row_offsets, rank_table, out, check, high)
+            _rows_s(
+                hands, 5, start, stop, pairs, row_offsets, rank16, flush16, swap, out, check, high
+            )
         )
     return start if start < stop else -1  # not 5-7 cards a row: nothing is read
 
@@ -380,28 +430,32 @@ BLOCK_ROWS = 8192
 @njit(cache=True, _nrt=False)
 def eval_batch(
     hands: NDArray[np.integer],
-    tables: EvalTables,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.int32],
+    rank16: NDArray[np.uint16],
+    flush16: NDArray[np.uint16],
+    swap: bool,
     out: NDArray[np.int32],
 ) -> None:
     """``out[i]`` = rank of row ``i`` of ``hands`` (n, 5..7), one thread, unchecked.
 
-    ``row_offsets`` / ``rank_table``: ``tables``' own hash, or for five cards a row the
-    smaller five-card hash (``five_card_tables``). Anything that is not a hand gives a
-    meaningless rank, never a read outside the tables.
+    ``pairs``: :func:`poker_env.evaluator.core.card_pairs` of the deck; ``row_offsets``,
+    ``rank16``, ``flush16``, ``swap``: a :class:`~poker_env.evaluator.tables.BatchTables`'
+    (for five cards a row its smaller five-card hash, ``row5_offsets`` / ``rank5_16``).
+    Anything that is not a hand gives a meaningless rank, never a read outside the
+    tables.
     """
-    _rows(hands, 0, hands.shape[0], tables, pairs, row_offsets, rank_table, out, False)
+    _rows(hands, 0, hands.shape[0], pairs, row_offsets, rank16, flush16, swap, out, False)
 
 
 @njit(cache=True, _nrt=False)
 def eval_batch_checked(
     hands: NDArray[np.integer],
-    tables: EvalTables,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.int32],
+    rank16: NDArray[np.uint16],
+    flush16: NDArray[np.uint16],
+    swap: bool,
     out: NDArray[np.int32],
 ) -> int:
     """As :func:`eval_batch`, checking every row: the first bad row, or -1.
@@ -409,32 +463,36 @@ def eval_batch_checked(
     A row is bad when a card is outside the deck ``pairs`` was built for or repeats;
     rows from the bad one on are left unwritten.
     """
-    return int(_rows(hands, 0, hands.shape[0], tables, pairs, row_offsets, rank_table, out, True))
+    return int(
+        _rows(hands, 0, hands.shape[0], pairs, row_offsets, rank16, flush16, swap, out, True)
+    )
 
 
 @njit(cache=True, parallel=True)
 def eval_batch_parallel(
     hands: NDArray[np.integer],
-    tables: EvalTables,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.int32],
+    rank16: NDArray[np.uint16],
+    flush16: NDArray[np.uint16],
+    swap: bool,
     out: NDArray[np.int32],
 ) -> None:
     """As :func:`eval_batch`, blocks of rows split over numba's threads."""
     n = hands.shape[0]
     for b in prange((n + BLOCK_ROWS - 1) // BLOCK_ROWS):
         stop = min(n, (b + 1) * BLOCK_ROWS)
-        _rows(hands, b * BLOCK_ROWS, stop, tables, pairs, row_offsets, rank_table, out, False)
+        _rows(hands, b * BLOCK_ROWS, stop, pairs, row_offsets, rank16, flush16, swap, out, False)
 
 
 @njit(cache=True, parallel=True)
 def eval_batch_checked_parallel(
     hands: NDArray[np.integer],
-    tables: EvalTables,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.int32],
+    rank16: NDArray[np.uint16],
+    flush16: NDArray[np.uint16],
+    swap: bool,
     out: NDArray[np.int32],
 ) -> int:
     """As :func:`eval_batch_checked`, blocks of rows split over numba's threads.
@@ -447,7 +505,7 @@ def eval_batch_checked_parallel(
     for b in prange(num_blocks):
         stop = min(n, (b + 1) * BLOCK_ROWS)
         bad[b] = _rows(
-            hands, b * BLOCK_ROWS, stop, tables, pairs, row_offsets, rank_table, out, True
+            hands, b * BLOCK_ROWS, stop, pairs, row_offsets, rank16, flush16, swap, out, True
         )
     for b in range(num_blocks):
         if bad[b] >= 0:

@@ -41,7 +41,9 @@ from poker_env.cards import NUM_RANKS, SHORT_DECK_MIN_RANK
 __all__ = [
     "CATEGORY_NAMES",
     "RANK_KEYS",
+    "BatchTables",
     "EvalTables",
+    "batch_tables",
     "best_signature",
     "build_tables",
     "straight_top",
@@ -83,6 +85,24 @@ class EvalTables(NamedTuple):
     rank_table: NDArray[np.int32]  # non-flush hands by hashed rank-key sum
     flush_table: NDArray[np.int32]  # (8192,) flush hands by 13-bit rank mask
     deck_min_card: int  # lowest card index in the deck (0, or 20 for the 32-card deck)
+
+
+class BatchTables(NamedTuple):
+    """The batch kernels' tables: the ranks in 16 bits, half the cache of ``EvalTables``.
+
+    A rank's low 16 bits (``category << 12 | index``) are stored; its ``order`` (bits
+    16-19) follows from the category: the same, or with ``swap`` (the order
+    ``flush_beats_full_house``) flush and full house exchanged. The 7-card rank table
+    is 169 KB instead of 337 KB, which is what keeps it in a 512 KB L2 cache beside a
+    stream of hands (measured 1.3-1.4x the int32 tables' speed on an AMD EPYC).
+    """
+
+    row_offsets: NDArray[np.uint32]  # EvalTables.row_offsets: the 5-7 card hash
+    rank16: NDArray[np.uint16]  # EvalTables.rank_table's low 16 bits
+    row5_offsets: NDArray[np.uint16]  # the five-card hash (five_card_tables)
+    rank5_16: NDArray[np.uint16]  # its rank table's low 16 bits
+    flush16: NDArray[np.uint16]  # EvalTables.flush_table's low 16 bits
+    swap: bool  # flush_beats_full_house: order 5 and 6 exchanged
 
 
 def straight_top(present: set[int], short: bool) -> int | None:
@@ -351,6 +371,44 @@ def five_card_tables(
     """The five-card hash (row offsets, rank table) beside :func:`build_tables`' tables."""
     build_tables(deck, flush_beats_full_house)
     return _FIVE[(deck == "short", bool(flush_beats_full_house))]
+
+
+def _low16(full: NDArray[np.int32], swap: bool) -> NDArray[np.uint16]:
+    low = (full & 0xFFFF).astype(np.uint16)
+    # The kernels' decoding (kernels._full_rank), checked on every entry.
+    category = low.astype(np.int64) >> 12
+    order = np.where(
+        swap & ((category == FLUSH) | (category == FULL_HOUSE)), category ^ 3, category
+    )
+    if not np.array_equal(order << 16 | low, full):  # pragma: no cover - a builder bug
+        raise AssertionError("a rank value does not round-trip through 16 bits")
+    low.setflags(write=False)
+    return low
+
+
+_batch: dict[tuple[bool, bool], BatchTables] = {}
+
+
+def batch_tables(deck: str = "standard", flush_beats_full_house: bool = False) -> BatchTables:
+    """:class:`BatchTables` for a deck and ranking order (derived from ``build_tables``')."""
+    key = (deck == "short", bool(flush_beats_full_house))
+    found = _batch.get(key)
+    if found is not None:
+        return found
+    tables = build_tables(deck, flush_beats_full_house)
+    row5_offsets, rank5_table = five_card_tables(deck, flush_beats_full_house)
+    swap = key[1]
+    assert (FLUSH ^ 3, FULL_HOUSE ^ 3) == (FULL_HOUSE, FLUSH)
+    made = BatchTables(
+        tables.row_offsets,
+        _low16(tables.rank_table, swap),
+        row5_offsets,
+        _low16(rank5_table, swap),
+        _low16(tables.flush_table, swap),
+        swap,
+    )
+    with _lock:
+        return _batch.setdefault(key, made)
 
 
 def build_tables(deck: str = "standard", flush_beats_full_house: bool = False) -> EvalTables:

@@ -189,7 +189,7 @@ def validate_hands(
         out = np.empty(arr.shape[0], dtype=np.int32)
         bt = batch_tables(deck_name)
         bad = eval_batch_checked(
-            arr, card_pairs(deck_name), bt.row_offsets, bt.rank16, bt.flush16, bt.swap, out
+            arr, card_pairs(deck_name), bt.row_offsets, bt.rank, bt.flush, bt.swap, out
         )
     else:  # other hand sizes (the kernels rank 5 to 7 cards): the same test in numpy
         wide = arr.astype(np.int64)  # uint64 values above 2**63 wrap negative: still refused
@@ -250,11 +250,11 @@ def evaluate(
     hands = _as_hands(cards)
     bt = batch_tables(deck_name, flush_beats_full_house)
     row_offsets: NDArray[np.unsignedinteger] = bt.row_offsets
-    rank16 = bt.rank16
+    rank = bt.rank
     if hands.shape[1] == 5:
         # Five cards a row: the small five-card hash stays in L1/L2.
-        row_offsets, rank16 = bt.row5_offsets, bt.rank5_16
-    args = (hands, card_pairs(deck_name), row_offsets, rank16, bt.flush16, bt.swap)
+        row_offsets, rank = bt.row5_offsets, bt.rank5
+    args = (hands, card_pairs(deck_name), row_offsets, rank, bt.flush, bt.swap)
     if out is None:
         out = np.empty(hands.shape[0], dtype=np.int32)
     else:

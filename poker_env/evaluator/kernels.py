@@ -299,10 +299,27 @@ def _row_high(typingctx: object, hands: types.Type, row: types.Type) -> tuple[Si
 _PREFETCH_ROWS = 128
 
 
+@intrinsic
+def _is_16_bits(typingctx: object, table: types.Type) -> tuple[Signature, object]:
+    """Whether a rank table holds 16-bit entries: a constant of the specialization."""
+    sig = types.boolean(table)
+    narrow = table.dtype.bitwidth == 16
+
+    def codegen(
+        context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
+    ) -> ir.Value:
+        return ir.Constant(ir.IntType(1), int(narrow))
+
+    return sig, codegen
+
+
 @njit(inline="always", _nrt=False)
-def _full_rank(low: np.int64, swap: bool) -> np.int32:
-    # A rank from its low 16 bits (tables.BatchTables): the order in bits 16-19 is the
-    # category (bits 12-15), or with `swap` (a constant) flush and full house exchanged.
+def _full_rank(low: np.int64, swap: bool, table: NDArray[np.integer]) -> np.int32:
+    # A rank from a table entry: a 32-bit table's is the rank; a 16-bit one's is its low
+    # 16 bits (tables.BatchTables), and the order in bits 16-19 is the category (bits
+    # 12-15), or with `swap` (a constant) flush and full house exchanged.
+    if not _is_16_bits(table):
+        return np.int32(low)
     if swap:
         category = low >> 12
         order = category ^ 3 if (category == 5) | (category == 6) else category
@@ -318,8 +335,8 @@ def _rows_k(
     stop: int,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank16: NDArray[np.uint16],
-    flush16: NDArray[np.uint16],
+    rank_table: NDArray[np.integer],
+    flush_table: NDArray[np.integer],
     out: NDArray[np.int32],
     check: bool,
     check_high: bool,
@@ -345,13 +362,13 @@ def _rows_k(
             # Its flag is bit 51 + 4 * suit, found by one leading-zero count (as
             # OMPEval does; three compares held three 64-bit constants in registers).
             shift = (np.uint64(12) - _leading_zeros(flush)) << np.uint64(2)
-            low = np.int64(flush16[np.int64(mask >> shift) & 0x1FFF])
+            low = np.int64(flush_table[np.int64(mask >> shift) & 0x1FFF])
         else:
             # Signed arithmetic: numba turns uint64 + int32 into a float. The row mask
             # keeps even unchecked junk inside the tables.
             rk = np.int64(key & _LOW32)
-            low = np.int64(rank16[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])])
-        out[i] = _full_rank(low, swap)
+            low = np.int64(rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])])
+        out[i] = _full_rank(low, swap, rank_table)
     return -1
 
 
@@ -363,8 +380,8 @@ def _rows_s(
     stop: int,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank16: NDArray[np.uint16],
-    flush16: NDArray[np.uint16],
+    rank_table: NDArray[np.integer],
+    flush_table: NDArray[np.integer],
     swap: bool,
     out: NDArray[np.int32],
     check: bool,
@@ -374,13 +391,13 @@ def _rows_s(
     if swap:
         return int(
             _rows_k(
-                hands, k, start, stop, pairs, row_offsets, rank16, flush16, out,
+                hands, k, start, stop, pairs, row_offsets, rank_table, flush_table, out,
                 check, check_high, True,
             )
         )  # fmt: skip
     return int(
         _rows_k(
-            hands, k, start, stop, pairs, row_offsets, rank16, flush16, out,
+            hands, k, start, stop, pairs, row_offsets, rank_table, flush_table, out,
             check, check_high, False,
         )
     )  # fmt: skip
@@ -393,8 +410,8 @@ def _rows(
     stop: int,
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank16: NDArray[np.uint16],
-    flush16: NDArray[np.uint16],
+    rank_table: NDArray[np.integer],
+    flush_table: NDArray[np.integer],
     swap: bool,
     out: NDArray[np.int32],
     check: bool,
@@ -405,19 +422,52 @@ def _rows(
     if k == 7:
         return int(
             _rows_s(
-                hands, 7, start, stop, pairs, row_offsets, rank16, flush16, swap, out, check, high
+                hands,
+                7,
+                start,
+                stop,
+                pairs,
+                row_offsets,
+                rank_table,
+                flush_table,
+                swap,
+                out,
+                check,
+                high,
             )
         )
     if k == 6:
         return int(
             _rows_s(
-                hands, 6, start, stop, pairs, row_offsets, rank16, flush16, swap, out, check, high
+                hands,
+                6,
+                start,
+                stop,
+                pairs,
+                row_offsets,
+                rank_table,
+                flush_table,
+                swap,
+                out,
+                check,
+                high,
             )
         )
     if k == 5:
         return int(
             _rows_s(
-                hands, 5, start, stop, pairs, row_offsets, rank16, flush16, swap, out, check, high
+                hands,
+                5,
+                start,
+                stop,
+                pairs,
+                row_offsets,
+                rank_table,
+                flush_table,
+                swap,
+                out,
+                check,
+                high,
             )
         )
     return start if start < stop else -1  # not 5-7 cards a row: nothing is read
@@ -432,20 +482,21 @@ def eval_batch(
     hands: NDArray[np.integer],
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank16: NDArray[np.uint16],
-    flush16: NDArray[np.uint16],
+    rank_table: NDArray[np.integer],
+    flush_table: NDArray[np.integer],
     swap: bool,
     out: NDArray[np.int32],
 ) -> None:
     """``out[i]`` = rank of row ``i`` of ``hands`` (n, 5..7), one thread, unchecked.
 
     ``pairs``: :func:`poker_env.evaluator.core.card_pairs` of the deck; ``row_offsets``,
-    ``rank16``, ``flush16``, ``swap``: a :class:`~poker_env.evaluator.tables.BatchTables`'
-    (for five cards a row its smaller five-card hash, ``row5_offsets`` / ``rank5_16``).
+    ``rank_table``, ``flush_table``, ``swap``: a :class:`~poker_env.evaluator.tables.BatchTables`'
+    ``row_offsets``, ``rank``, ``flush`` and ``swap`` (16- or 32-bit ranks; for five
+    cards a row its smaller five-card hash, ``row5_offsets`` and ``rank5``).
     Anything that is not a hand gives a meaningless rank, never a read outside the
     tables.
     """
-    _rows(hands, 0, hands.shape[0], pairs, row_offsets, rank16, flush16, swap, out, False)
+    _rows(hands, 0, hands.shape[0], pairs, row_offsets, rank_table, flush_table, swap, out, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -453,8 +504,8 @@ def eval_batch_checked(
     hands: NDArray[np.integer],
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank16: NDArray[np.uint16],
-    flush16: NDArray[np.uint16],
+    rank_table: NDArray[np.integer],
+    flush_table: NDArray[np.integer],
     swap: bool,
     out: NDArray[np.int32],
 ) -> int:
@@ -464,7 +515,9 @@ def eval_batch_checked(
     rows from the bad one on are left unwritten.
     """
     return int(
-        _rows(hands, 0, hands.shape[0], pairs, row_offsets, rank16, flush16, swap, out, True)
+        _rows(
+            hands, 0, hands.shape[0], pairs, row_offsets, rank_table, flush_table, swap, out, True
+        )
     )
 
 
@@ -473,8 +526,8 @@ def eval_batch_parallel(
     hands: NDArray[np.integer],
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank16: NDArray[np.uint16],
-    flush16: NDArray[np.uint16],
+    rank_table: NDArray[np.integer],
+    flush_table: NDArray[np.integer],
     swap: bool,
     out: NDArray[np.int32],
 ) -> None:
@@ -482,7 +535,18 @@ def eval_batch_parallel(
     n = hands.shape[0]
     for b in prange((n + BLOCK_ROWS - 1) // BLOCK_ROWS):
         stop = min(n, (b + 1) * BLOCK_ROWS)
-        _rows(hands, b * BLOCK_ROWS, stop, pairs, row_offsets, rank16, flush16, swap, out, False)
+        _rows(
+            hands,
+            b * BLOCK_ROWS,
+            stop,
+            pairs,
+            row_offsets,
+            rank_table,
+            flush_table,
+            swap,
+            out,
+            False,
+        )
 
 
 @njit(cache=True, parallel=True)
@@ -490,8 +554,8 @@ def eval_batch_checked_parallel(
     hands: NDArray[np.integer],
     pairs: NDArray[np.uint64],
     row_offsets: NDArray[np.unsignedinteger],
-    rank16: NDArray[np.uint16],
-    flush16: NDArray[np.uint16],
+    rank_table: NDArray[np.integer],
+    flush_table: NDArray[np.integer],
     swap: bool,
     out: NDArray[np.int32],
 ) -> int:
@@ -505,7 +569,16 @@ def eval_batch_checked_parallel(
     for b in prange(num_blocks):
         stop = min(n, (b + 1) * BLOCK_ROWS)
         bad[b] = _rows(
-            hands, b * BLOCK_ROWS, stop, pairs, row_offsets, rank16, flush16, swap, out, True
+            hands,
+            b * BLOCK_ROWS,
+            stop,
+            pairs,
+            row_offsets,
+            rank_table,
+            flush_table,
+            swap,
+            out,
+            True,
         )
     for b in range(num_blocks):
         if bad[b] >= 0:

@@ -18,8 +18,9 @@ from poker_env.evaluator import (
     hand_name,
     validate_hands,
 )
-from poker_env.evaluator.kernels import eval_key
-from poker_env.evaluator.tables import RANK_KEYS
+from poker_env.evaluator import tables as tables_module
+from poker_env.evaluator.kernels import eval_cards, eval_key
+from poker_env.evaluator.tables import RANK_KEYS, batch_tables
 from tests.evaluator.reference import reference_rank
 
 # Published five-card counts (52-card deck), high card .. straight flush.
@@ -525,3 +526,45 @@ def test_non_native_byte_order_and_non_contiguous_input() -> None:
     wide = np.concatenate([hands, hands], axis=1).astype(np.int16)
     assert (evaluate(wide[:, ::2][:, :7]) == evaluate(wide[:, ::2][:, :7].copy())).all()
     assert (evaluate(np.asfortranarray(hands)) == want).all()
+
+
+@pytest.mark.parametrize("bits", [16, 32])
+@pytest.mark.parametrize("deck", ["standard", "short"])
+@pytest.mark.parametrize("italian", [False, True])
+def test_both_rank_widths_give_the_scalar_kernels_ranks(
+    bits: int, deck: str, italian: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The batch kernels on 16-bit tables (a rank rebuilt from its low 16 bits) or on the
+    # 32-bit ones, whichever rank_width picks on a machine: the same ranks as eval_cards
+    # on EvalTables, checked or not, one thread or several, for every hand size.
+    monkeypatch.setattr(tables_module, "rank_width", lambda: bits)
+    assert batch_tables(deck, italian).rank.dtype == (np.uint16 if bits == 16 else np.int32)
+    tables = get_tables(deck, italian)
+    rng = np.random.default_rng(bits + 2 * (deck == "short") + italian)
+    for k in (5, 6, 7):
+        hands = _random_hands(rng, 400, k, deck)
+        want = np.array([eval_cards(h, tables) for h in hands], dtype=np.int32)
+        assert (evaluate(hands, deck=deck, flush_beats_full_house=italian) == want).all()
+        wide = hands.astype(np.int64)
+        assert (evaluate(wide, deck, italian, validate=False) == want).all()
+        big = np.tile(hands, (400, 1))  # 160,000 rows: the threaded kernels
+        got = evaluate(big, deck, italian, num_threads=2)
+        assert (got == np.tile(want, 400)).all()
+
+
+def test_rank_width_follows_the_environment_and_refuses_other_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for value, want in (("16", 16), ("32", 32)):
+        monkeypatch.setenv("POKER_ENV_RANK_BITS", value)
+        tables_module.rank_width.cache_clear()
+        assert tables_module.rank_width() == want
+    monkeypatch.setenv("POKER_ENV_RANK_BITS", "8")
+    tables_module.rank_width.cache_clear()
+    with pytest.raises(ValueError, match="POKER_ENV_RANK_BITS='8'; allowed"):
+        tables_module.rank_width()
+    monkeypatch.delenv("POKER_ENV_RANK_BITS")
+    tables_module.rank_width.cache_clear()
+    assert tables_module.rank_width() in (16, 32)
+    with pytest.raises(ValueError, match="bits=24; allowed: 16 or 32"):
+        batch_tables(bits=24)

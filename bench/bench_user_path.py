@@ -160,7 +160,13 @@ CASES = [
 
 
 def _steps_for(run: Runner, seconds: float) -> int:
-    """How many steps of ``run`` take about ``seconds`` (a short calibration call)."""
+    """How many steps of ``run`` take about ``seconds`` (a short calibration call).
+
+    A first, untimed call compiles or loads the kernels: on a fresh machine that takes
+    seconds, and timing it would leave rounds of a few steps (their figures mostly the
+    per-round overhead: 0.2x instead of 1.3x on a first run).
+    """
+    run(200)
     n = 200
     while True:
         t0 = time.perf_counter()

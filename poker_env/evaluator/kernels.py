@@ -1,8 +1,10 @@
 """Compiled evaluation kernels (numba, ``cache=True``).
 
-These take plain arrays and an :class:`~poker_env.evaluator.tables.EvalTables`
-tuple and raise nothing: the batch kernels that check their input return the
-first bad row, and :func:`poker_env.evaluator.evaluate` turns it into an error.
+These take plain arrays and raise nothing: the per-hand kernels an
+:class:`~poker_env.evaluator.tables.EvalTables` tuple, the batch kernels the arrays
+of a :class:`~poker_env.evaluator.tables.BatchTables` (16- or 32-bit ranks). The
+batch kernels that check their input return the first bad row, and
+:func:`poker_env.evaluator.evaluate` turns it into an error.
 Game kernels call :func:`eval_cards` (or the additive pair :func:`hand_key` /
 :func:`eval_key`) from their own compiled code.
 
@@ -315,7 +317,8 @@ def _is_16_bits(typingctx: object, table: types.Type) -> tuple[Signature, object
 
 @njit(inline="always", _nrt=False)
 def _full_rank(low: np.int64, swap: bool, table: NDArray[np.integer]) -> np.int32:
-    # A rank from a table entry: a 32-bit table's is the rank; a 16-bit one's is its low
+    # The width is read from the rank table's dtype: a BatchTables' rank and flush tables
+    # always share it. A rank from a table entry: a 32-bit table's is the rank; a 16-bit one's is its low
     # 16 bits (tables.BatchTables), and the order in bits 16-19 is the category (bits
     # 12-15), or with `swap` (a constant) flush and full house exchanged.
     if not _is_16_bits(table):

@@ -388,14 +388,15 @@ def _low16(full: NDArray[np.int32], swap: bool) -> NDArray[np.uint16]:
 def _l2_bytes() -> int | None:
     # The first CPU's level-2 cache (Linux sysfs); None where the OS does not say.
     base = Path("/sys/devices/system/cpu/cpu0/cache")
-    try:
-        for index in sorted(base.glob("index*")):
-            if (index / "level").read_text().strip() == "2":
-                size = (index / "size").read_text().strip().upper()
-                scale = {"K": 1 << 10, "M": 1 << 20}.get(size[-1:], 1)
-                return int(size.rstrip("KM")) * scale
-    except (OSError, ValueError):
-        pass
+    for index in sorted(base.glob("index*")):
+        try:
+            if (index / "level").read_text().strip() != "2":
+                continue
+            size = (index / "size").read_text().strip().upper()
+            scale = {"K": 1 << 10, "M": 1 << 20}.get(size[-1:], 1)
+            return int(size.rstrip("KM")) * scale
+        except (OSError, ValueError):
+            continue  # an unreadable entry: the next one
     return None
 
 
@@ -412,7 +413,10 @@ def rank_width() -> int:
     chosen = os.environ.get("POKER_ENV_RANK_BITS", "").strip()
     if chosen:
         if chosen not in ("16", "32"):
-            raise ValueError(f"POKER_ENV_RANK_BITS={chosen!r}; allowed: '16' or '32'")
+            raise ValueError(
+                f"environment variable POKER_ENV_RANK_BITS={chosen!r}; allowed: '16' or '32' "
+                "(unset: chosen by the L2 cache size)"
+            )
         return int(chosen)
     l2 = _l2_bytes()
     return 32 if l2 is not None and l2 >= 1 << 20 else 16
@@ -426,6 +430,8 @@ def batch_tables(
 ) -> BatchTables:
     """:class:`BatchTables` for a deck and ranking order; ``bits``: 16 or 32 (None:
     :func:`rank_width`). Derived from :func:`build_tables`' tables, once."""
+    if deck not in ("standard", "short"):
+        raise ValueError(f"unknown deck {deck!r}; allowed: 'standard', 'short'")
     width = rank_width() if bits is None else bits
     if width not in (16, 32):
         raise ValueError(f"bits={width!r}; allowed: 16 or 32")

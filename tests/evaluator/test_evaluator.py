@@ -10,6 +10,7 @@ import pytest
 from numba import njit
 
 from poker_env.cards import make_deck, parse_cards
+from poker_env.evaluator import core as core_module
 from poker_env.evaluator import (
     describe_hand,
     evaluate,
@@ -314,8 +315,6 @@ def test_validate_false_never_crashes_on_repeated_cards() -> None:
 
 
 def test_corrupt_table_cache_is_rebuilt_not_trusted(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from poker_env.evaluator import tables as tables_module
-
     monkeypatch.setenv("POKER_ENV_CACHE", str(tmp_path))
     path = tables_module._cache_file(True, False)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -547,14 +546,18 @@ def test_both_rank_widths_give_the_scalar_kernels_ranks(
         assert (evaluate(hands, deck=deck, flush_beats_full_house=italian) == want).all()
         wide = hands.astype(np.int64)
         assert (evaluate(wide, deck, italian, validate=False) == want).all()
-        big = np.tile(hands, (400, 1))  # 160,000 rows: the threaded kernels
-        got = evaluate(big, deck, italian, num_threads=2)
-        assert (got == np.tile(want, 400)).all()
+        reps = -(-core_module.PARALLEL_MIN_HANDS // len(hands))  # the threaded kernels
+        big = np.tile(hands, (reps, 1))
+        assert (evaluate(big, deck, italian, num_threads=2) == np.tile(want, reps)).all()
+        got = evaluate(big.astype(np.int64), deck, italian, validate=False, num_threads=2)
+        assert (got == np.tile(want, reps)).all()
 
 
 def test_rank_width_follows_the_environment_and_refuses_other_values(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
 ) -> None:
+    # The width is read once a process: forget this test's settings when it ends.
+    request.addfinalizer(tables_module.rank_width.cache_clear)
     for value, want in (("16", 16), ("32", 32)):
         monkeypatch.setenv("POKER_ENV_RANK_BITS", value)
         tables_module.rank_width.cache_clear()
@@ -568,3 +571,5 @@ def test_rank_width_follows_the_environment_and_refuses_other_values(
     assert tables_module.rank_width() in (16, 32)
     with pytest.raises(ValueError, match="bits=24; allowed: 16 or 32"):
         batch_tables(bits=24)
+    with pytest.raises(ValueError, match="unknown deck 'bogus'"):
+        batch_tables("bogus")

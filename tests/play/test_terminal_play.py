@@ -14,7 +14,7 @@ from rich.console import Console
 
 from poker_env_agents.play import load_session, new_session
 from poker_env_agents.play.holdem import HoldemSession
-from poker_env_agents.play.sessions import trained_summary
+from poker_env_agents.play.sessions import trained_summary, trained_tables
 from poker_env_agents.play.terminal import main
 
 
@@ -115,3 +115,31 @@ def test_a_resumed_game_shows_what_happened_and_the_marked_cards(tmp_path: Path)
     screen = again[: again.index("Saved to")]
     assert "What happened:" in screen and "You go to the draw (DRAW)." in screen
     assert "1*" in screen and "3*" in screen and "2:" in screen
+
+
+def test_docs_play_table_of_trained_tables_is_what_agents_models_holds() -> None:
+    # docs/play.md's "Which tables have trained opponents" table is written by hand:
+    # each row's tables must be exactly those trained_tables() finds a model for, and
+    # each file it names the shipped model of one of those tables.
+    import re
+
+    from poker_env_agents.opponent import shipped_model
+    from poker_env_agents.play.sessions import _OPPONENT_GAME
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "play.md").read_text(encoding="utf-8")
+    start = doc.index("| game | `normal` and `hard` play | file |")
+    rows = [line for line in doc[start:].splitlines()[2:] if line.startswith("|")]
+    names = {"five-card draw": "draw", "Red Dog": "reddog", "Hold'em": "holdem"}
+    found = {}
+    for row in rows:
+        title, plays, files = (cell.strip() for cell in row.strip("|").split("|"))
+        game = names[title]
+        listed = [int(n) for n in re.findall(r"\d+", re.sub(r"\(.*?\)", "", plays))]
+        ok = [v for v, problem in trained_tables()[game].items() if problem is None]
+        assert listed == ok, f"docs/play.md says {title}: {plays}; agents/models/ has {ok}"
+        option_game, key = _OPPONENT_GAME[game]
+        shipped = {shipped_model(option_game, {key: v}).name for v in ok}
+        named = set(re.findall(r"`([\w.]+\.npz)`", files))
+        assert named == shipped, f"docs/play.md names {named} for {title}; shipped: {shipped}"
+        found[game] = ok
+    assert set(found) == set(trained_tables())

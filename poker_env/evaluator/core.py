@@ -187,10 +187,8 @@ def validate_hands(
     if 5 <= arr.shape[1] <= 7:
         # The same compiled check as evaluate's (the ranks it writes are thrown away).
         out = np.empty(arr.shape[0], dtype=np.int32)
-        bt = batch_tables(deck_name)
-        bad = eval_batch_checked(
-            arr, card_pairs(deck_name), bt.row_offsets, bt.rank, bt.flush, bt.swap, out
-        )
+        h = batch_tables(deck_name).for_cards(arr.shape[1])
+        bad = eval_batch_checked(arr, card_pairs(deck_name), h, out)
     else:  # other hand sizes (the kernels rank 5 to 7 cards): the same test in numpy
         wide = arr.astype(np.int64)  # uint64 values above 2**63 wrap negative: still refused
         rows = ((wide < tables.deck_min_card) | (wide > 51)).any(axis=1)
@@ -248,13 +246,9 @@ def evaluate(
     deck_name = _deck_name(deck)
     tables = get_tables(deck, flush_beats_full_house)
     hands = _as_hands(cards)
-    bt = batch_tables(deck_name, flush_beats_full_house)
-    row_offsets: NDArray[np.unsignedinteger] = bt.row_offsets
-    rank = bt.rank
-    if hands.shape[1] == 5:
-        # Five cards a row: the small five-card hash stays in L1/L2.
-        row_offsets, rank = bt.row5_offsets, bt.rank5
-    args = (hands, card_pairs(deck_name), row_offsets, rank, bt.flush, bt.swap)
+    # Five cards a row: the small five-card hash stays in L1/L2.
+    h = batch_tables(deck_name, flush_beats_full_house).for_cards(hands.shape[1])
+    args = (hands, card_pairs(deck_name), h)
     if out is None:
         out = np.empty(hands.shape[0], dtype=np.int32)
     else:

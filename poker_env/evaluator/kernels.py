@@ -1,8 +1,8 @@
 """Compiled evaluation kernels (numba, ``cache=True``).
 
 These take plain arrays and raise nothing: the per-hand kernels an
-:class:`~poker_env.evaluator.tables.EvalTables` tuple, the batch kernels the arrays
-of a :class:`~poker_env.evaluator.tables.BatchTables` (16- or 32-bit ranks). The
+:class:`~poker_env.evaluator.tables.EvalTables` tuple, the batch kernels a
+:class:`~poker_env.evaluator.tables.RankHash` (16- or 32-bit ranks). The
 batch kernels that check their input return the first bad row, and
 :func:`poker_env.evaluator.evaluate` turns it into an error.
 Game kernels call :func:`eval_cards` (or the additive pair :func:`hand_key` /
@@ -27,7 +27,7 @@ from numba.core.typing.templates import Signature
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
-from poker_env.evaluator.tables import EvalTables
+from poker_env.evaluator.tables import EvalTables, RankHash
 
 __all__ = [
     "BLOCK_ROWS",
@@ -317,10 +317,11 @@ def _is_16_bits(typingctx: object, table: types.Type) -> tuple[Signature, object
 
 @njit(inline="always", _nrt=False)
 def _full_rank(low: np.int64, swap: bool, table: NDArray[np.integer]) -> np.int32:
-    # The width is read from the rank table's dtype: a BatchTables' rank and flush tables
-    # always share it. A rank from a table entry: a 32-bit table's is the rank; a 16-bit one's is its low
-    # 16 bits (tables.BatchTables), and the order in bits 16-19 is the category (bits
-    # 12-15), or with `swap` (a constant) flush and full house exchanged.
+    # A rank from a table entry. The width is read from the rank table's dtype (a
+    # RankHash's rank and flush tables always share it): a 32-bit entry is the rank; a
+    # 16-bit one is its low 16 bits (tables.RankHash), and the order in bits 16-19 is
+    # the category (bits 12-15), or with `swap` (a constant) flush and full house
+    # exchanged.
     if not _is_16_bits(table):
         return np.int32(low)
     if swap:
@@ -337,15 +338,14 @@ def _rows_k(
     start: int,
     stop: int,
     pairs: NDArray[np.uint64],
-    row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.integer],
-    flush_table: NDArray[np.integer],
+    h: RankHash,
     out: NDArray[np.int32],
     check: bool,
     check_high: bool,
     swap: bool,
 ) -> int:
     # k, check, check_high and swap are constants at every call site: one unrolled loop each.
+    row_offsets, rank_table, flush_table = h.row_offsets, h.rank, h.flush
     num_cards = np.uint64(k)
     for i in range(start, stop):
         if _is_wide(hands):
@@ -382,28 +382,15 @@ def _rows_s(
     start: int,
     stop: int,
     pairs: NDArray[np.uint64],
-    row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.integer],
-    flush_table: NDArray[np.integer],
-    swap: bool,
+    h: RankHash,
     out: NDArray[np.int32],
     check: bool,
     check_high: bool,
 ) -> int:
-    # The runtime `swap` made a constant of each loop (a flag tested per row cost 6%).
-    if swap:
-        return int(
-            _rows_k(
-                hands, k, start, stop, pairs, row_offsets, rank_table, flush_table, out,
-                check, check_high, True,
-            )
-        )  # fmt: skip
-    return int(
-        _rows_k(
-            hands, k, start, stop, pairs, row_offsets, rank_table, flush_table, out,
-            check, check_high, False,
-        )
-    )  # fmt: skip
+    # The runtime `h.swap` made a constant of each loop (a flag tested per row cost 6%).
+    if h.swap:
+        return int(_rows_k(hands, k, start, stop, pairs, h, out, check, check_high, True))
+    return int(_rows_k(hands, k, start, stop, pairs, h, out, check, check_high, False))
 
 
 @njit(inline="always", _nrt=False)
@@ -412,10 +399,7 @@ def _rows(
     start: int,
     stop: int,
     pairs: NDArray[np.uint64],
-    row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.integer],
-    flush_table: NDArray[np.integer],
-    swap: bool,
+    h: RankHash,
     out: NDArray[np.int32],
     check: bool,
 ) -> int:
@@ -423,56 +407,11 @@ def _rows(
     # A wider dtype's bits above the lowest byte are tested only when checking.
     high = check and not _is_one_byte(hands)
     if k == 7:
-        return int(
-            _rows_s(
-                hands,
-                7,
-                start,
-                stop,
-                pairs,
-                row_offsets,
-                rank_table,
-                flush_table,
-                swap,
-                out,
-                check,
-                high,
-            )
-        )
+        return int(_rows_s(hands, 7, start, stop, pairs, h, out, check, high))
     if k == 6:
-        return int(
-            _rows_s(
-                hands,
-                6,
-                start,
-                stop,
-                pairs,
-                row_offsets,
-                rank_table,
-                flush_table,
-                swap,
-                out,
-                check,
-                high,
-            )
-        )
+        return int(_rows_s(hands, 6, start, stop, pairs, h, out, check, high))
     if k == 5:
-        return int(
-            _rows_s(
-                hands,
-                5,
-                start,
-                stop,
-                pairs,
-                row_offsets,
-                rank_table,
-                flush_table,
-                swap,
-                out,
-                check,
-                high,
-            )
-        )
+        return int(_rows_s(hands, 5, start, stop, pairs, h, out, check, high))
     return start if start < stop else -1  # not 5-7 cards a row: nothing is read
 
 
@@ -482,85 +421,43 @@ BLOCK_ROWS = 8192
 
 @njit(cache=True, _nrt=False)
 def eval_batch(
-    hands: NDArray[np.integer],
-    pairs: NDArray[np.uint64],
-    row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.integer],
-    flush_table: NDArray[np.integer],
-    swap: bool,
-    out: NDArray[np.int32],
+    hands: NDArray[np.integer], pairs: NDArray[np.uint64], h: RankHash, out: NDArray[np.int32]
 ) -> None:
     """``out[i]`` = rank of row ``i`` of ``hands`` (n, 5..7), one thread, unchecked.
 
-    ``pairs``: :func:`poker_env.evaluator.core.card_pairs` of the deck; ``row_offsets``,
-    ``rank_table``, ``flush_table``, ``swap``: a :class:`~poker_env.evaluator.tables.BatchTables`'
-    ``row_offsets``, ``rank``, ``flush`` and ``swap`` (16- or 32-bit ranks; for five
-    cards a row its smaller five-card hash, ``row5_offsets`` and ``rank5``).
-    Anything that is not a hand gives a meaningless rank, never a read outside the
-    tables.
+    ``pairs``: :func:`poker_env.evaluator.core.card_pairs` of the deck; ``h``: the
+    :class:`~poker_env.evaluator.tables.RankHash` for the row length
+    (``batch_tables(...).for_cards(k)``: 16- or 32-bit ranks). Anything that is not a
+    hand gives a meaningless rank, never a read outside the tables.
     """
-    _rows(hands, 0, hands.shape[0], pairs, row_offsets, rank_table, flush_table, swap, out, False)
+    _rows(hands, 0, hands.shape[0], pairs, h, out, False)
 
 
 @njit(cache=True, _nrt=False)
 def eval_batch_checked(
-    hands: NDArray[np.integer],
-    pairs: NDArray[np.uint64],
-    row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.integer],
-    flush_table: NDArray[np.integer],
-    swap: bool,
-    out: NDArray[np.int32],
+    hands: NDArray[np.integer], pairs: NDArray[np.uint64], h: RankHash, out: NDArray[np.int32]
 ) -> int:
     """As :func:`eval_batch`, checking every row: the first bad row, or -1.
 
     A row is bad when a card is outside the deck ``pairs`` was built for or repeats;
     rows from the bad one on are left unwritten.
     """
-    return int(
-        _rows(
-            hands, 0, hands.shape[0], pairs, row_offsets, rank_table, flush_table, swap, out, True
-        )
-    )
+    return int(_rows(hands, 0, hands.shape[0], pairs, h, out, True))
 
 
 @njit(cache=True, parallel=True)
 def eval_batch_parallel(
-    hands: NDArray[np.integer],
-    pairs: NDArray[np.uint64],
-    row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.integer],
-    flush_table: NDArray[np.integer],
-    swap: bool,
-    out: NDArray[np.int32],
+    hands: NDArray[np.integer], pairs: NDArray[np.uint64], h: RankHash, out: NDArray[np.int32]
 ) -> None:
     """As :func:`eval_batch`, blocks of rows split over numba's threads."""
     n = hands.shape[0]
     for b in prange((n + BLOCK_ROWS - 1) // BLOCK_ROWS):
-        stop = min(n, (b + 1) * BLOCK_ROWS)
-        _rows(
-            hands,
-            b * BLOCK_ROWS,
-            stop,
-            pairs,
-            row_offsets,
-            rank_table,
-            flush_table,
-            swap,
-            out,
-            False,
-        )
+        _rows(hands, b * BLOCK_ROWS, min(n, (b + 1) * BLOCK_ROWS), pairs, h, out, False)
 
 
 @njit(cache=True, parallel=True)
 def eval_batch_checked_parallel(
-    hands: NDArray[np.integer],
-    pairs: NDArray[np.uint64],
-    row_offsets: NDArray[np.unsignedinteger],
-    rank_table: NDArray[np.integer],
-    flush_table: NDArray[np.integer],
-    swap: bool,
-    out: NDArray[np.int32],
+    hands: NDArray[np.integer], pairs: NDArray[np.uint64], h: RankHash, out: NDArray[np.int32]
 ) -> int:
     """As :func:`eval_batch_checked`, blocks of rows split over numba's threads.
 
@@ -570,19 +467,7 @@ def eval_batch_checked_parallel(
     num_blocks = (n + BLOCK_ROWS - 1) // BLOCK_ROWS
     bad = np.empty(num_blocks, dtype=np.int64)
     for b in prange(num_blocks):
-        stop = min(n, (b + 1) * BLOCK_ROWS)
-        bad[b] = _rows(
-            hands,
-            b * BLOCK_ROWS,
-            stop,
-            pairs,
-            row_offsets,
-            rank_table,
-            flush_table,
-            swap,
-            out,
-            True,
-        )
+        bad[b] = _rows(hands, b * BLOCK_ROWS, min(n, (b + 1) * BLOCK_ROWS), pairs, h, out, True)
     for b in range(num_blocks):
         if bad[b] >= 0:
             return int(bad[b])

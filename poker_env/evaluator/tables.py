@@ -43,6 +43,7 @@ __all__ = [
     "RANK_KEYS",
     "BatchTables",
     "EvalTables",
+    "RankHash",
     "batch_tables",
     "best_signature",
     "build_tables",
@@ -87,8 +88,8 @@ class EvalTables(NamedTuple):
     deck_min_card: int  # lowest card index in the deck (0, or 20 for the 32-card deck)
 
 
-class BatchTables(NamedTuple):
-    """The batch kernels' tables, their ranks 16 or 32 bits wide (:func:`batch_tables`).
+class RankHash(NamedTuple):
+    """One hash of the batch kernels: row offsets, rank and flush tables, 16 or 32 bits.
 
     16 bits: a rank's low 16 bits (``category << 12 | index``) are stored, and its
     ``order`` (bits 16-19) follows from the category: the same, or with ``swap`` (the
@@ -96,12 +97,22 @@ class BatchTables(NamedTuple):
     table is then 169 KB instead of 337 KB. 32 bits: ``EvalTables``' own tables.
     """
 
-    row_offsets: NDArray[np.uint32]  # EvalTables.row_offsets: the 5-7 card hash
-    rank: NDArray[np.uint16] | NDArray[np.int32]  # EvalTables.rank_table (or its low 16 bits)
-    row5_offsets: NDArray[np.uint16]  # the five-card hash (five_card_tables)
-    rank5: NDArray[np.uint16] | NDArray[np.int32]  # its rank table (or its low 16 bits)
-    flush: NDArray[np.uint16] | NDArray[np.int32]  # EvalTables.flush_table (or its low 16 bits)
-    swap: bool  # flush_beats_full_house: order 5 and 6 exchanged (16 bits only)
+    row_offsets: NDArray[np.unsignedinteger]  # the perfect hash's row offsets
+    rank: NDArray[np.uint16] | NDArray[np.int32]  # non-flush hands (or their low 16 bits)
+    flush: NDArray[np.uint16] | NDArray[np.int32]  # flush hands (or their low 16 bits)
+    swap: bool  # flush_beats_full_house: order 5 and 6 exchanged (read for 16 bits only)
+
+
+class BatchTables(NamedTuple):
+    """The batch kernels' tables (:func:`batch_tables`): the 5-7 card hash of
+    ``EvalTables`` and the smaller five-card hash (:func:`five_card_tables`)."""
+
+    seven: RankHash  # 5, 6 or 7 cards a row
+    five: RankHash  # exactly five cards a row: 40 KB of offsets and ranks, not 370 KB
+
+    def for_cards(self, k: int) -> RankHash:
+        """The hash for rows of ``k`` cards."""
+        return self.five if k == 5 else self.seven
 
 
 def straight_top(present: set[int], short: bool) -> int | None:
@@ -444,22 +455,15 @@ def batch_tables(
     swap = key[1]
     if width == 16:
         assert (FLUSH ^ 3, FULL_HOUSE ^ 3) == (FULL_HOUSE, FLUSH)
+        flush = _low16(tables.flush_table, swap)
         made = BatchTables(
-            tables.row_offsets,
-            _low16(tables.rank_table, swap),
-            row5_offsets,
-            _low16(rank5_table, swap),
-            _low16(tables.flush_table, swap),
-            swap,
+            RankHash(tables.row_offsets, _low16(tables.rank_table, swap), flush, swap),
+            RankHash(row5_offsets, _low16(rank5_table, swap), flush, swap),
         )
     else:
         made = BatchTables(
-            tables.row_offsets,
-            tables.rank_table,
-            row5_offsets,
-            rank5_table,
-            tables.flush_table,
-            swap,
+            RankHash(tables.row_offsets, tables.rank_table, tables.flush_table, swap),
+            RankHash(row5_offsets, rank5_table, tables.flush_table, swap),
         )
     with _lock:
         return _batch.setdefault(key, made)

@@ -537,7 +537,7 @@ def test_both_rank_widths_give_the_scalar_kernels_ranks(
     # 32-bit ones, whichever rank_width picks on a machine: the same ranks as eval_cards
     # on EvalTables, checked or not, one thread or several, for every hand size.
     monkeypatch.setattr(tables_module, "rank_width", lambda: bits)
-    assert batch_tables(deck, italian).rank.dtype == (np.uint16 if bits == 16 else np.int32)
+    assert batch_tables(deck, italian).seven.rank.dtype == (np.uint16 if bits == 16 else np.int32)
     tables = get_tables(deck, italian)
     rng = np.random.default_rng(bits + 2 * (deck == "short") + italian)
     for k in (5, 6, 7):

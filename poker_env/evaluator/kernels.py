@@ -37,6 +37,7 @@ __all__ = [
     "eval_batch_parallel",
     "eval_cards",
     "eval_key",
+    "full_ranks",
     "hand_key",
 ]
 
@@ -329,6 +330,14 @@ def _full_rank(low: np.int64, swap: bool, table: NDArray[np.integer]) -> np.int3
         order = category ^ 3 if (category == 5) | (category == 6) else category
         return np.int32((order << 16) | low)
     return np.int32(low + ((low & 0xF000) << 4))
+
+
+@njit(cache=True, _nrt=False)
+def full_ranks(low: NDArray[np.integer], swap: bool, out: NDArray[np.int32]) -> None:
+    """``out[i]``: the rank whose table entry is ``low[i]`` (16- or 32-bit entries), as
+    the batch kernels decode it; ``tables`` checks every 16-bit table with it."""
+    for i in range(low.size):
+        out[i] = _full_rank(np.int64(low[i]), swap, low)
 
 
 @njit(inline="always", _nrt=False)

@@ -385,12 +385,12 @@ def five_card_tables(
 
 def _low16(full: NDArray[np.int32], swap: bool) -> NDArray[np.uint16]:
     low = (full & 0xFFFF).astype(np.uint16)
-    # The kernels' decoding (kernels._full_rank), checked on every entry.
-    category = low.astype(np.int64) >> 12
-    order = np.where(
-        swap & ((category == FLUSH) | (category == FULL_HOUSE)), category ^ 3, category
-    )
-    if not np.array_equal(order << 16 | low, full):  # pragma: no cover - a builder bug
+    # Decoded back by the kernels' own decoding (kernels.full_ranks), on every entry.
+    from poker_env.evaluator.kernels import full_ranks  # (kernels imports this module)
+
+    decoded = np.empty(low.size, np.int32)
+    full_ranks(low, swap, decoded)
+    if not np.array_equal(decoded, full):  # pragma: no cover - a builder bug
         raise AssertionError("a rank value does not round-trip through 16 bits")
     low.setflags(write=False)
     return low

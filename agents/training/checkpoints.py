@@ -87,7 +87,9 @@ def pause_point(path: Path) -> None:
         log.write(f"{_writes} {path}\n")
     pause = hook / "pause_at"
     if pause.is_file() and pause.read_text().strip() == str(_writes):
-        (hook / "paused").write_text(f"{_writes} {path}\n")
+        # Published by a rename, so a test that sees the file also sees its text.
+        (hook / "paused.tmp").write_text(f"{_writes} {path}\n")
+        os.replace(hook / "paused.tmp", hook / "paused")
         time.sleep(60.0)
 
 

@@ -73,7 +73,11 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
     Info of each agent: ``action_mask``; ``illegal_action``; ``last_bet`` (its own
     last action, settled: the keys of ``RedDogEnv``'s ``info["last_bet"]``, None
     before its first) and ``opponent_actions`` (every other seat's action since,
-    in order). The ``"ansi"`` render shows the whole table and the last actions.
+    in order). Each agent's info dict is updated in place from step to step (as
+    ``HoldemAECEnv``'s): a dict kept from an earlier step shows the current values;
+    its ``action_mask`` array is replaced when its mask changes (a seat that neither
+    was nor is to act keeps its zeros), and ``opponent_actions`` is a new tuple each
+    step. The ``"ansi"`` render shows the whole table and the last actions.
 
     The game runs on the compiled rules kernels (one table of
     :class:`~poker_env.games.red_dog_kernels.RedDogState`, the records the single env
@@ -310,7 +314,18 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         }
         self._actions_log.append(entry)
         self._action_rows.append(row)
-        self._last_own[seat] = {"action": a, "p": p, **entry}
+        self._last_own[seat] = {  # the same keys, written out: a merged dict costs more
+            "action": a,
+            "p": p,
+            "seat": e_seat,
+            "kind": bet_kind,
+            "amount": amount,
+            "turned_card": turned,
+            "won": won,
+            "shown": shown,
+            "pot_refilled": refilled,
+            "deal_ended": deal_ended,
+        }
         self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
         self._publish(v, seat, (entry,))
@@ -325,6 +340,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         p = self._p
         over = v[0] != 0
         act = -1 if over else v[1]
+        prev = self._act_seat
         self._act_seat = act
         agents = self.agents
         pairs = self._pairs
@@ -333,11 +349,11 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             pairs = self._pairs = [(a, seats[a]) for a in agents]
         terminations, infos = self.terminations, self.infos
         last_own, opp, replaced = self._last_own, self._opp, self._replaced
-        ones, zeros = self._ones.copy, self._zeros.copy  # a fresh mask each
         # Only a step terminates agents, and step(None) removes them before the next
         # action: no done agent is left from before.
         dead = False
         if acted < 0:  # reset: every seat seated, no rewards, no actions yet
+            ones, zeros = self._ones.copy, self._zeros.copy  # a fresh mask each
             for a, s in pairs:
                 infos[a] = {
                     "action_mask": ones() if s == act else zeros(),
@@ -346,6 +362,9 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
                     "opponent_actions": opp[s],
                 }
         else:
+            # The info dicts are updated in place: every agent's opponent_actions, the
+            # acting seat's last_bet and illegal_action, and a fresh mask array where a
+            # mask changes (the seat that was to act and the seat to act now).
             ante, base = self.config.ante, self._base
             rewards, cumulative = self.rewards, self._cumulative_rewards
             seated = v[2 + p : 2 + 2 * p]
@@ -361,17 +380,18 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
                     rewards[a] = 0.0
                 if over or not seated[s]:
                     terminations[a] = dead = True
+                info = infos[a]
                 if s == acted:
-                    actions: tuple[dict[str, Any], ...] = ()
-                    opp[s] = actions
+                    opp[s] = info["opponent_actions"] = ()
+                    info["illegal_action"] = replaced[s]
+                    info["last_bet"] = last_own[s]
                 else:
-                    actions = opp[s] = opp[s] + tail
-                infos[a] = {
-                    "action_mask": ones() if s == act else zeros(),
-                    "illegal_action": replaced[s],
-                    "last_bet": last_own[s],
-                    "opponent_actions": actions,
-                }
+                    opp[s] = info["opponent_actions"] = opp[s] + tail
+                if s == act:
+                    if s != prev:
+                        info["action_mask"] = self._ones.copy()
+                elif s == prev:
+                    info["action_mask"] = self._zeros.copy()
         if not over:
             self.agent_selection = self.possible_agents[act]
         else:

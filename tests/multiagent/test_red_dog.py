@@ -23,6 +23,40 @@ def test_pettingzoo_api_test(kw: dict[str, int]) -> None:
     api_test(RedDogAECEnv(**kw), num_cycles=200)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_infos_are_updated_in_place_and_every_agents_mask_is_its_own(num_players: int) -> None:
+    # The documented contract: one info dict per agent for the episode, updated in
+    # place; after every step each agent's mask equals what observe() says (ones for
+    # the seat to act only), and no two agents share a mask array.
+    rng = np.random.default_rng(num_players)
+    env = RedDogAECEnv(num_players=num_players, starting_chips=5, rounds=6)
+    steps = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        dicts = {a: env.infos[a] for a in env.agents}
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, info = env.last()
+            assert info is dicts[agent]
+            for a in env.agents:
+                assert env.infos[a] is dicts[a]
+                mask = env.infos[a]["action_mask"]
+                np.testing.assert_array_equal(mask, env.observe(a)["action_mask"])
+                assert mask.sum() in (0, mask.size)
+            # Ones for the seat to act only (a done agent may be selected before it).
+            acting = [a for a in env.agents if env.infos[a]["action_mask"].any()]
+            assert len(acting) <= 1
+            if not (terminated or truncated):
+                assert acting == [agent]
+            masks = [id(env.infos[a]["action_mask"]) for a in env.agents]
+            assert len(set(masks)) == len(masks)
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.integers(0, env.action_space(agent).n)))
+            steps += 1
+    assert steps > 20
+
+
 def test_pettingzoo_seed_test() -> None:
     seed_test(lambda: RedDogAECEnv(num_players=3), num_cycles=100)
 

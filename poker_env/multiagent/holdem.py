@@ -146,6 +146,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._amounts = np.zeros(na, dtype=np.int64)
         self._legal_seat = -1
         self._hands_ended_set = False
+        self._rewards_zero = True
         # The observation of that seat, encoded in the same call (the agent asked
         # next); empty with the evaluator features, which observe() adds itself.
         self._next_obs = np.zeros(0 if self.evaluator_features else size, np.float32)
@@ -190,6 +191,8 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._new_table_fn.call(s, n, self._stack)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        # Whether every reward is 0.0 (a step makes a new dict only after a hand's end).
+        self._rewards_zero = True
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
@@ -307,8 +310,11 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         _, over, legal_seat, to_act = self._act_fn.call(
             s, a, self.fractions, self._tables, legal, amounts, self._scale, obs
         )
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if not self._rewards_zero:  # a hand ended at the last step: clear its rewards
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._rewards_zero = True
         if over:
+            self._rewards_zero = False
             ended = self._end_hand()
             # As _accumulate_rewards (the rewards are 0.0 when no hand ended: nothing to add).
             cumulative = self._cumulative_rewards

@@ -28,6 +28,33 @@ def test_seed_test(n: int) -> None:
     seed_test(lambda render_mode=None: HoldemAECEnv(n, render_mode=render_mode), num_cycles=200)
 
 
+@pytest.mark.parametrize("n", [2, 4])
+def test_each_steps_rewards_are_the_nets_of_the_hands_it_ended(n: int) -> None:
+    # Over several hands per episode: after every step, each agent's reward is the net
+    # of the hands that step decided (their HandResult records), in big blinds, and 0.0
+    # after a step that decided none (the rewards of a hand do not linger).
+    env = HoldemAECEnv(n, hands_per_episode=6, starting_stack=20)
+    bb = env.config.base  # the big blind
+    rng = np.random.default_rng(n)
+    ended_steps = quiet_steps = 0
+    for ep in range(6):
+        env.reset(seed=ep)
+        for _agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            ended = env.infos[env.agents[0]]["hands_ended"]
+            for a in env.agents:
+                seat = env.possible_agents.index(a)
+                net = sum(r.net for h in ended for r in h.seats if r.seat == seat)
+                assert env.rewards[a] == pytest.approx(net / bb)
+            ended_steps += bool(ended)
+            quiet_steps += not ended
+    assert ended_steps > 10 and quiet_steps > 10
+
+
 def test_rewards_sum_to_zero_and_illegal_action_raises_in_strict_mode() -> None:
     env = HoldemAECEnv(3, render_mode="ansi", illegal_action="raise")
     rng = np.random.default_rng(0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import numba
@@ -152,6 +153,37 @@ def _check_out(out: object, n: int) -> None:
         )
 
 
+# The outputs of large batches come from a few kept arrays that nothing else references
+# any more (see evaluate's ``out``): a fresh 40 MB array costs its page faults, the
+# kernel zeroing every page, a tenth of a call's time.
+_POOL_MIN_HANDS = 1 << 18  # 1 MiB of ranks: below it a fresh array costs little
+_POOL_MAX_HANDS = 1 << 24  # 64 MiB: no larger array is kept
+_POOL_ARRAYS = 2  # a loop `ranks = evaluate(...)` holds one while the next is made
+_pool: list[NDArray[np.int32]] = []
+_pool_lock = threading.Lock()
+
+
+def _fresh_out(n: int) -> NDArray[np.int32]:
+    """An int32 array of ``n`` ranks that nothing else holds: a kept one or a new one."""
+    if not _POOL_MIN_HANDS <= n <= _POOL_MAX_HANDS:
+        return np.empty(n, dtype=np.int32)
+    with _pool_lock:
+        spare = -1
+        for i in range(len(_pool)):
+            # 2: the list's reference and getrefcount's argument. Any other holder (the
+            # caller's name for an earlier result, a view of it, a memoryview) adds one.
+            if sys.getrefcount(_pool[i]) == 2:
+                if _pool[i].shape[0] == n:
+                    return _pool[i]
+                spare = i
+        made = np.empty(n, dtype=np.int32)
+        if len(_pool) < _POOL_ARRAYS:
+            _pool.append(made)
+        elif spare >= 0:  # a free array of another size makes way (it is freed)
+            _pool[spare] = made
+        return made
+
+
 def _bad_row_error(hands: NDArray[np.integer], row: int, min_card: int) -> ValueError:
     # The kernels name the first bad row; which card and why is worked out here, on that
     # row only, reading the cards left to right as the check itself would.
@@ -187,7 +219,7 @@ def validate_hands(
     if 5 <= arr.shape[1] <= 7:
         # The same compiled check as evaluate's (the ranks it writes are thrown away).
         out = np.empty(arr.shape[0], dtype=np.int32)
-        h = batch_tables(deck_name).for_cards(arr.shape[1])
+        h = batch_tables(deck_name, wide=arr.dtype.itemsize > 1).for_cards(arr.shape[1])
         bad = eval_batch_checked(arr, card_pairs(deck_name), h, out)
     else:  # other hand sizes (the kernels rank 5 to 7 cards): the same test in numpy
         wide = arr.astype(np.int64)  # uint64 values above 2**63 wrap negative: still refused
@@ -222,9 +254,13 @@ def evaluate(
             dtype are always checked.
         num_threads: threads for large batches (``None``: numba's setting; 1: one thread).
         out: where to write the ranks: a writable C-contiguous int32 array of shape
-            ``(n,)`` (``(1,)`` for one hand), returned. Reusing one saves a fresh
-            array's page faults on every call (a fifth of the time for 10 M hands).
-            On an error the rows before the bad one may have been written.
+            ``(n,)`` (``(1,)`` for one hand), returned. On an error the rows before
+            the bad one may have been written. Without it, a batch of 2**18 to 2**24
+            hands gets an array that an earlier call returned and nothing references
+            any more (its name rebound, every view of it gone), or a new one: at most
+            two such arrays are kept (up to 128 MB for the largest batches), so a loop
+            that keeps only its latest result skips a fresh array's page faults (a
+            tenth of the time for 10 M int64 hands).
 
     Returns:
         ``n`` int32 ranks (``out`` when given; for one hand its single rank): larger
@@ -247,10 +283,11 @@ def evaluate(
     tables = get_tables(deck, flush_beats_full_house)
     hands = _as_hands(cards)
     # Five cards a row: the small five-card hash stays in L1/L2.
-    h = batch_tables(deck_name, flush_beats_full_house).for_cards(hands.shape[1])
+    wide = hands.dtype.itemsize > 1
+    h = batch_tables(deck_name, flush_beats_full_house, wide=wide).for_cards(hands.shape[1])
     args = (hands, card_pairs(deck_name), h)
     if out is None:
-        out = np.empty(hands.shape[0], dtype=np.int32)
+        out = _fresh_out(hands.shape[0])
     else:
         _check_out(out, hands.shape[0])
     bad = -1

@@ -412,14 +412,18 @@ def _l2_bytes() -> int | None:
 
 
 @cache
-def rank_width() -> int:
+def rank_width(wide: bool = False) -> int:
     """The rank width of the batch tables here: 16 or 32 bits (decided once a process).
 
-    ``POKER_ENV_RANK_BITS`` (16 or 32) chooses; otherwise 32 where the level-2 cache
-    holds 1 MiB or more, 16 where it is smaller or unknown. Measured in turns on 10 M
-    random 7-card hands: 16 bits 1.3-1.4x as fast on an AMD EPYC with 512 KB of L2 (the
-    337 KB table does not stay in it beside the stream of hands), 5-10% slower on one
-    with 1 MB (both fit, and 16 bits cost three instructions more a hand).
+    ``wide``: for hands in a dtype wider than one byte (int16 ... int64: numpy's
+    default int64 is eight times the bytes of int8). ``POKER_ENV_RANK_BITS`` (16 or
+    32) chooses for both; otherwise 16 for wide hands, and for one-byte hands 32 where
+    the level-2 cache holds 1 MiB or more, 16 where it is smaller or unknown. Measured
+    in turns on 10 M random 7-card hands: on an AMD EPYC with 512 KB of L2, 16 bits
+    1.3-1.4x as fast (the 337 KB table does not stay in it beside the stream of
+    hands); on ones with 1 MB, 16 bits 3-10% slower on int8 hands (both fit, and 16
+    bits cost three instructions more a hand) but 1.25x as fast on int64 hands, whose
+    stream pushes the 32-bit table out.
     """
     chosen = os.environ.get("POKER_ENV_RANK_BITS", "").strip()
     if chosen:
@@ -429,6 +433,8 @@ def rank_width() -> int:
                 "(unset: chosen by the L2 cache size)"
             )
         return int(chosen)
+    if wide:
+        return 16
     l2 = _l2_bytes()
     return 32 if l2 is not None and l2 >= 1 << 20 else 16
 
@@ -437,13 +443,18 @@ _batch: dict[tuple[bool, bool, int], BatchTables] = {}
 
 
 def batch_tables(
-    deck: str = "standard", flush_beats_full_house: bool = False, bits: int | None = None
+    deck: str = "standard",
+    flush_beats_full_house: bool = False,
+    bits: int | None = None,
+    *,
+    wide: bool = False,
 ) -> BatchTables:
     """:class:`BatchTables` for a deck and ranking order; ``bits``: 16 or 32 (None:
-    :func:`rank_width`). Derived from :func:`build_tables`' tables, once."""
+    :func:`rank_width` for hands ``wide`` or not). Derived from :func:`build_tables`'
+    tables, once."""
     if deck not in ("standard", "short"):
         raise ValueError(f"unknown deck {deck!r}; allowed: 'standard', 'short'")
-    width = rank_width() if bits is None else bits
+    width = rank_width(wide) if bits is None else bits
     if width not in (16, 32):
         raise ValueError(f"bits={width!r}; allowed: 16 or 32")
     key = (deck == "short", bool(flush_beats_full_house), width)

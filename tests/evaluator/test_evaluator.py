@@ -536,7 +536,7 @@ def test_both_rank_widths_give_the_scalar_kernels_ranks(
     # The batch kernels on 16-bit tables (a rank rebuilt from its low 16 bits) or on the
     # 32-bit ones, whichever rank_width picks on a machine: the same ranks as eval_cards
     # on EvalTables, checked or not, one thread or several, for every hand size.
-    monkeypatch.setattr(tables_module, "rank_width", lambda: bits)
+    monkeypatch.setattr(tables_module, "rank_width", lambda wide=False: bits)
     assert batch_tables(deck, italian).seven.rank.dtype == (np.uint16 if bits == 16 else np.int32)
     tables = get_tables(deck, italian)
     rng = np.random.default_rng(bits + 2 * (deck == "short") + italian)
@@ -562,6 +562,7 @@ def test_rank_width_follows_the_environment_and_refuses_other_values(
         monkeypatch.setenv("POKER_ENV_RANK_BITS", value)
         tables_module.rank_width.cache_clear()
         assert tables_module.rank_width() == want
+        assert tables_module.rank_width(wide=True) == want  # the variable decides both
     monkeypatch.setenv("POKER_ENV_RANK_BITS", "8")
     tables_module.rank_width.cache_clear()
     with pytest.raises(ValueError, match="POKER_ENV_RANK_BITS='8'; allowed"):
@@ -569,7 +570,59 @@ def test_rank_width_follows_the_environment_and_refuses_other_values(
     monkeypatch.delenv("POKER_ENV_RANK_BITS")
     tables_module.rank_width.cache_clear()
     assert tables_module.rank_width() in (16, 32)
+    assert tables_module.rank_width(wide=True) == 16  # int16..int64 hands: 16 everywhere
     with pytest.raises(ValueError, match="bits=24; allowed: 16 or 32"):
         batch_tables(bits=24)
     with pytest.raises(ValueError, match="unknown deck 'bogus'"):
         batch_tables("bogus")
+
+
+def _big_batches(seed: int, count: int) -> list[np.ndarray]:
+    # Batches just over the pool's lower bound: 400 checked hands tiled, int64.
+    rng = np.random.default_rng(seed)
+    reps = -(-core_module._POOL_MIN_HANDS // 400)
+    return [np.tile(_random_hands(rng, 400, 7, "standard"), (reps, 1)) for _ in range(count)]
+
+
+def test_a_result_still_referenced_is_never_reused_and_a_dropped_one_is() -> None:
+    # evaluate's fresh outputs come from kept arrays only when nothing else holds them:
+    # an earlier result, a view of it or a memoryview keeps its ranks; a result whose
+    # name is rebound is the next call's array (its page faults saved).
+    a, b, c, d = _big_batches(5, 4)
+    want = [evaluate(x, out=np.empty(len(x), np.int32)).copy() for x in (a, b, c, d)]
+    kept = evaluate(a)
+    view = evaluate(b)[100:]
+    mem = memoryview(evaluate(c))
+    for x in (d, a, b, c, d):
+        assert (evaluate(x.astype(np.int64)) == evaluate(x)).all()
+    assert (kept == want[0]).all()
+    assert (view == want[1][100:]).all()
+    assert (np.asarray(mem) == want[2]).all()
+    assert len({id(kept), id(view.base), id(np.asarray(mem).base)}) == 3
+    first = evaluate(d)
+    first_id = id(first)
+    del first
+    again = evaluate(a)
+    assert id(again) == first_id and (again == want[0]).all()
+    small = evaluate(a[:1000])
+    assert small is not evaluate(a[:1000])  # below the pool's bound: always a new array
+
+
+def test_threads_evaluating_at_once_get_arrays_of_their_own() -> None:
+    import threading
+
+    batches = _big_batches(6, 4)
+    want = [evaluate(x, out=np.empty(len(x), np.int32)).copy() for x in batches]
+    results: dict[int, list[bool]] = {i: [] for i in range(4)}
+
+    def work(i: int) -> None:
+        for _ in range(6):
+            got = evaluate(batches[i], num_threads=1)
+            results[i].append(bool((got == want[i]).all()))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(len(r) == 6 and all(r) for r in results.values())

@@ -82,4 +82,4 @@ def test_suite_runs_on_a_tiny_budget(capsys: pytest.CaptureFixture[str]) -> None
         assert "open_spiel is not installed" in out
     else:
         assert all(r.openspiel > 0 for r in results)
-        assert "single envs: lowest ratio" in out
+        assert "Gymnasium envs: lowest ratio" in out and "AEC envs: lowest ratio" in out

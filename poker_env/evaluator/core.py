@@ -219,7 +219,8 @@ def validate_hands(
     if 5 <= arr.shape[1] <= 7:
         # The same compiled check as evaluate's (the ranks it writes are thrown away).
         out = np.empty(arr.shape[0], dtype=np.int32)
-        h = batch_tables(deck_name, wide=arr.dtype.itemsize > 1).for_cards(arr.shape[1])
+        wide = arr.dtype.itemsize > 1 and arr.shape[1] > 5  # as evaluate's
+        h = batch_tables(deck_name, wide=wide).for_cards(arr.shape[1])
         bad = eval_batch_checked(arr, card_pairs(deck_name), h, out)
     else:  # other hand sizes (the kernels rank 5 to 7 cards): the same test in numpy
         wide = arr.astype(np.int64)  # uint64 values above 2**63 wrap negative: still refused
@@ -283,7 +284,8 @@ def evaluate(
     tables = get_tables(deck, flush_beats_full_house)
     hands = _as_hands(cards)
     # Five cards a row: the small five-card hash stays in L1/L2.
-    wide = hands.dtype.itemsize > 1
+    # Six or seven cards in a dtype wider than a byte: the 16-bit big hash (rank_width).
+    wide = hands.dtype.itemsize > 1 and hands.shape[1] > 5
     h = batch_tables(deck_name, flush_beats_full_house, wide=wide).for_cards(hands.shape[1])
     args = (hands, card_pairs(deck_name), h)
     if out is None:

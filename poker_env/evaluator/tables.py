@@ -415,15 +415,16 @@ def _l2_bytes() -> int | None:
 def rank_width(wide: bool = False) -> int:
     """The rank width of the batch tables here: 16 or 32 bits (decided once a process).
 
-    ``wide``: for hands in a dtype wider than one byte (int16 ... int64: numpy's
-    default int64 is eight times the bytes of int8). ``POKER_ENV_RANK_BITS`` (16 or
-    32) chooses for both; otherwise 16 for wide hands, and for one-byte hands 32 where
-    the level-2 cache holds 1 MiB or more, 16 where it is smaller or unknown. Measured
-    in turns on 10 M random 7-card hands: on an AMD EPYC with 512 KB of L2, 16 bits
-    1.3-1.4x as fast (the 337 KB table does not stay in it beside the stream of
-    hands); on ones with 1 MB, 16 bits 3-10% slower on int8 hands (both fit, and 16
+    ``wide``: for 6- or 7-card hands in a dtype wider than one byte (int16 ... int64:
+    numpy's default int64 is eight times the bytes of int8). ``POKER_ENV_RANK_BITS``
+    (16 or 32) chooses for both; otherwise 16 for wide hands, and for the others 32
+    where the level-2 cache holds 1 MiB or more, 16 where it is smaller or unknown.
+    Measured in turns on 10 M random 7-card hands: on an AMD EPYC with 512 KB of L2,
+    16 bits 1.3-1.4x as fast (the 337 KB table does not stay in it beside the stream
+    of hands); on ones with 1 MB, 16 bits 3-10% slower on int8 hands (both fit, and 16
     bits cost three instructions more a hand) but 1.25x as fast on int64 hands, whose
-    stream pushes the 32-bit table out.
+    stream pushes the 32-bit table out. Five-card hands read a small hash that stays
+    cached either way: 32 bits were faster for int8 and int64 alike on the 1 MB one.
     """
     chosen = os.environ.get("POKER_ENV_RANK_BITS", "").strip()
     if chosen:

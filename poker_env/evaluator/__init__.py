@@ -16,6 +16,7 @@ from poker_env.evaluator.core import (
     get_tables,
     hand_category,
     hand_name,
+    release_buffers,
     validate_hands,
 )
 from poker_env.evaluator.equity import DrawEquity, HoldemEquity, draw_equity, holdem_equity
@@ -31,5 +32,6 @@ __all__ = [
     "hand_category",
     "hand_name",
     "holdem_equity",
+    "release_buffers",
     "validate_hands",
 ]

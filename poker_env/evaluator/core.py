@@ -26,6 +26,7 @@ __all__ = [
     "get_tables",
     "hand_category",
     "hand_name",
+    "release_buffers",
     "validate_hands",
 ]
 
@@ -153,35 +154,49 @@ def _check_out(out: object, n: int) -> None:
         )
 
 
-# The outputs of large batches come from a few kept arrays that nothing else references
-# any more (see evaluate's ``out``): a fresh 40 MB array costs its page faults, the
-# kernel zeroing every page, a tenth of a call's time.
+# The outputs of large batches are made over a few kept byte buffers that nothing else
+# references any more (see evaluate's ``out``): a fresh 40 MB array costs its page
+# faults, the kernel zeroing every page, a tenth of a call's time. Each call hands out a
+# new ndarray over a buffer (whose base is the buffer): what a user does to that array
+# (flags, shape, dtype, weak references) stays with it, and while it or any view of it
+# lives, the buffer's reference count says so.
 _POOL_MIN_HANDS = 1 << 18  # 1 MiB of ranks: below it a fresh array costs little
-_POOL_MAX_HANDS = 1 << 24  # 64 MiB: no larger array is kept
-_POOL_ARRAYS = 2  # a loop `ranks = evaluate(...)` holds one while the next is made
-_pool: list[NDArray[np.int32]] = []
+_POOL_MAX_HANDS = 1 << 24  # 64 MiB: no larger buffer is kept
+_POOL_BUFFERS = 2  # a loop `ranks = evaluate(...)` holds one while the next is made
+_pool: list[NDArray[np.uint8]] = []
 _pool_lock = threading.Lock()
+# A kept buffer's reference count when nothing but the pool holds it, measured here by
+# the same expression as the test below (not assumed: interpreters count differently).
+_probe = [np.empty(1, dtype=np.uint8)]
+_FREE_REFS = sys.getrefcount(_probe[0])
+del _probe
 
 
 def _fresh_out(n: int) -> NDArray[np.int32]:
-    """An int32 array of ``n`` ranks that nothing else holds: a kept one or a new one."""
+    """A new int32 array of ``n`` ranks whose memory nothing else uses."""
     if not _POOL_MIN_HANDS <= n <= _POOL_MAX_HANDS:
         return np.empty(n, dtype=np.int32)
+    size = 4 * n
     with _pool_lock:
         spare = -1
         for i in range(len(_pool)):
-            # 2: the list's reference and getrefcount's argument. Any other holder (the
-            # caller's name for an earlier result, a view of it, a memoryview) adds one.
-            if sys.getrefcount(_pool[i]) == 2:
-                if _pool[i].shape[0] == n:
-                    return _pool[i]
+            if sys.getrefcount(_pool[i]) == _FREE_REFS:  # no array over it is left
+                if _pool[i].size == size:
+                    return _pool[i].view(np.int32)
                 spare = i
-        made = np.empty(n, dtype=np.int32)
-        if len(_pool) < _POOL_ARRAYS:
-            _pool.append(made)
-        elif spare >= 0:  # a free array of another size makes way (it is freed)
-            _pool[spare] = made
-        return made
+        buffer = np.empty(size, dtype=np.uint8)
+        if len(_pool) < _POOL_BUFFERS:
+            _pool.append(buffer)
+        elif spare >= 0:  # a free buffer of another size makes way (it is freed)
+            _pool[spare] = buffer
+        return buffer.view(np.int32)
+
+
+def release_buffers() -> None:
+    """Free the output buffers :func:`evaluate` keeps for large batches (up to 128 MB);
+    arrays already returned keep theirs. Later calls make new ones as needed."""
+    with _pool_lock:
+        _pool.clear()
 
 
 def _bad_row_error(hands: NDArray[np.integer], row: int, min_card: int) -> ValueError:
@@ -257,11 +272,12 @@ def evaluate(
         out: where to write the ranks: a writable C-contiguous int32 array of shape
             ``(n,)`` (``(1,)`` for one hand), returned. On an error the rows before
             the bad one may have been written. Without it, a batch of 2**18 to 2**24
-            hands gets an array that an earlier call returned and nothing references
-            any more (its name rebound, every view of it gone), or a new one: at most
-            two such arrays are kept (up to 128 MB for the largest batches), so a loop
-            that keeps only its latest result skips a fresh array's page faults (a
-            tenth of the time for 10 M int64 hands).
+            hands gets a new array over memory that an earlier call's result used
+            once that result and every view of it are gone (at most two buffers are
+            kept, up to 128 MB; :func:`release_buffers` frees them), so a loop that
+            keeps only its latest result skips a fresh array's page faults (a tenth
+            of the time for 10 M int64 hands). Such an array's ``base`` is the
+            buffer (it cannot be resized in place).
 
     Returns:
         ``n`` int32 ranks (``out`` when given; for one hand its single rank): larger

@@ -68,6 +68,9 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         "name": "holdem_v0",
         "is_parallelizable": False,
     }
+    # Whether every value of `rewards` is 0.0; False (the safe answer: a step then makes
+    # a new dict) for an env pickled before the flag existed.
+    _rewards_zero = False
 
     def __init__(
         self,
@@ -310,10 +313,10 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         _, over, legal_seat, to_act = self._act_fn.call(
             s, a, self.fractions, self._tables, legal, amounts, self._scale, obs
         )
-        if not self._rewards_zero:  # a hand ended at the last step: clear its rewards
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._rewards_zero = True
+        # A new rewards dict when a hand ends (its rewards go in it) and at the step
+        # after (zeros again); the all-zero dict of a quiet step is kept, never written.
         if over:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewards_zero = False
             ended = self._end_hand()
             # As _accumulate_rewards (the rewards are 0.0 when no hand ended: nothing to add).
@@ -326,6 +329,9 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
             if any(self.terminations.values()):  # keyed by self.agents
                 self._deads_step_first()
         else:
+            if not self._rewards_zero:
+                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self._rewards_zero = True
             self._select(legal_seat, to_act, ())
 
     def _end_hand(self) -> tuple[HandResult, ...]:

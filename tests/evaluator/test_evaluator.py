@@ -17,6 +17,7 @@ from poker_env.evaluator import (
     get_tables,
     hand_category,
     hand_name,
+    release_buffers,
     validate_hands,
 )
 from poker_env.evaluator import tables as tables_module
@@ -584,10 +585,14 @@ def _big_batches(seed: int, count: int) -> list[np.ndarray]:
     return [np.tile(_random_hands(rng, 400, 7, "standard"), (reps, 1)) for _ in range(count)]
 
 
+def _address(a: np.ndarray) -> int:
+    return int(a.__array_interface__["data"][0])
+
+
 def test_a_result_still_referenced_is_never_reused_and_a_dropped_one_is() -> None:
-    # evaluate's fresh outputs come from kept arrays only when nothing else holds them:
-    # an earlier result, a view of it or a memoryview keeps its ranks; a result whose
-    # name is rebound is the next call's array (its page faults saved).
+    # evaluate's fresh outputs reuse memory only when nothing else holds it: an earlier
+    # result, a view of it or a memoryview keeps its ranks; once a result's name is
+    # rebound, the next call's new array is over its memory (its page faults saved).
     a, b, c, d = _big_batches(5, 4)
     want = [evaluate(x, out=np.empty(len(x), np.int32)).copy() for x in (a, b, c, d)]
     kept = evaluate(a)
@@ -598,14 +603,44 @@ def test_a_result_still_referenced_is_never_reused_and_a_dropped_one_is() -> Non
     assert (kept == want[0]).all()
     assert (view == want[1][100:]).all()
     assert (np.asarray(mem) == want[2]).all()
-    assert len({id(kept), id(view.base), id(np.asarray(mem).base)}) == 3
     first = evaluate(d)
-    first_id = id(first)
+    first_address = _address(first)
     del first
     again = evaluate(a)
-    assert id(again) == first_id and (again == want[0]).all()
+    assert _address(again) == first_address and (again == want[0]).all()
+    assert again.dtype == np.int32 and again.shape == (len(a),) and again.flags.writeable
     small = evaluate(a[:1000])
-    assert small is not evaluate(a[:1000])  # below the pool's bound: always a new array
+    assert _address(small) != _address(evaluate(a[:1000]))  # below the pool's bound
+
+
+def test_what_a_user_does_to_a_result_stays_with_that_result() -> None:
+    # Each call's array is a new object: a dropped result made read-only, reshaped or
+    # retyped leaves later results as they should be, and a weak reference to a result
+    # dies with it instead of seeing a later call's ranks.
+    import weakref
+
+    (a, b) = _big_batches(7, 2)
+    want_a = evaluate(a, out=np.empty(len(a), np.int32)).copy()
+    half = len(a) // 2 * 2
+    r = evaluate(a)
+    r.flags.writeable = False
+    del r
+    r = evaluate(a[:half])
+    r.shape = (half // 2, 2)
+    del r
+    r = evaluate(a)
+    r.dtype = np.int16
+    del r
+    for _ in range(3):
+        got = evaluate(a)
+        assert got.dtype == np.int32 and got.shape == (len(a),) and got.flags.writeable
+        assert (got == want_a).all()
+        del got
+    ref = weakref.ref(evaluate(a))
+    evaluate(b)
+    assert ref() is None
+    release_buffers()
+    assert (evaluate(a) == want_a).all()
 
 
 def test_threads_evaluating_at_once_get_arrays_of_their_own() -> None:

@@ -37,6 +37,7 @@ def test_each_steps_rewards_are_the_nets_of_the_hands_it_ended(n: int) -> None:
     bb = env.config.base  # the big blind
     rng = np.random.default_rng(n)
     ended_steps = quiet_steps = 0
+    kept: list[tuple[dict[str, float], dict[str, float], int, bool]] = []
     for ep in range(6):
         env.reset(seed=ep)
         for _agent in env.agent_iter():
@@ -52,7 +53,13 @@ def test_each_steps_rewards_are_the_nets_of_the_hands_it_ended(n: int) -> None:
                 assert env.rewards[a] == pytest.approx(net / bb)
             ended_steps += bool(ended)
             quiet_steps += not ended
+            kept.append((env.rewards, dict(env.rewards), ep, bool(ended)))
     assert ended_steps > 10 and quiet_steps > 10
+    # A rewards dict kept from a step is not written into by later steps of its episode
+    # (the dead steps at an episode's end clear and remove entries, as PettingZoo's do).
+    for i, (d, copy, ep, ended) in enumerate(kept):
+        if i + 1 < len(kept) and kept[i + 1][2] == ep and not ended:
+            assert d == copy
 
 
 def test_rewards_sum_to_zero_and_illegal_action_raises_in_strict_mode() -> None:

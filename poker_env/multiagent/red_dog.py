@@ -220,11 +220,10 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._base = [self.config.starting_chips] * self.config.num_players
         p = self.config.num_players
-        # Every action of the game as a dict (episode.red_dog.action_dict's keys) and
-        # as its events row, and per seat: its last own action (with the index played
-        # and p), the actions since then (a tuple that grows by one entry a step), whether
-        # its last action was replaced (passive mode).
-        self._actions_log: list[dict[str, Any]] = []
+        # Every action of the game as its events row (for `game` and the render), and
+        # per seat: its last own action (with the index played and p), the actions
+        # since then (a tuple that grows by one entry a step), whether its last action
+        # was replaced (passive mode).
         self._action_rows: list[list[int]] = []
         self._last_own: list[dict[str, Any] | None] = [None] * p
         self._opp: list[tuple[dict[str, Any], ...]] = [()] * p
@@ -312,7 +311,6 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             "pot_refilled": refilled,
             "deal_ended": deal_ended,
         }
-        self._actions_log.append(entry)
         self._action_rows.append(row)
         self._last_own[seat] = {  # the same keys, written out: a merged dict costs more
             "action": a,

@@ -661,3 +661,35 @@ def test_hand_records_are_read_only_mappings_that_pickle() -> None:
     with pytest.raises(TypeError):
         rec["winner"] = 1  # type: ignore[index]
     assert "Two Pair, Kings and Sevens" in repr(rec)
+
+
+@pytest.mark.parametrize("make", [lambda: DrawMatchEnv(agent_seat="computer"), FiveCardDrawEnv])
+def test_every_steps_records_are_the_rings_records(make: Any) -> None:
+    # The step reads the record ring through views of its slots; the ring's own readers
+    # (enc.hand_records, enc.last_hand) are the reference: after every step of random
+    # play, hands_ended holds exactly the records written since the last step (several
+    # hands in one step, buy-backs and match ends included) and last_hand the newest.
+    env = make()
+    rng = np.random.default_rng(11)
+    kinds = {"one": 0, "several": 0, "updated": 0}
+    for seed in range(30):
+        _, info = env.reset(seed=seed)
+        seen, writes = int(env._rec[enc.RC_NUM]), int(env._rec[enc.RC_WRITES])
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, term, trunc, info = env.step(int(rng.choice(legal)))
+            done = term or trunc
+            num = int(env._rec[enc.RC_NUM])
+            assert info["hands_ended"] == enc.hand_records(env._rec, env.config, seen)
+            assert info["last_hand"] == enc.last_hand(env._rec, env.config)
+            if num - seen == 1:
+                kinds["one"] += 1
+            elif num - seen > 1:
+                kinds["several"] += 1
+            elif int(env._rec[enc.RC_WRITES]) != writes:
+                kinds["updated"] += 1
+            seen, writes = num, int(env._rec[enc.RC_WRITES])
+    assert kinds["one"] >= 30, kinds
+    if isinstance(env, DrawMatchEnv):  # a match: several hands a step, buy-backs
+        assert kinds["several"] + kinds["updated"] > 0, kinds

@@ -28,7 +28,7 @@ _REFILL_AT = L.BUF_SIZE - L.BUF_MARGIN  # RandomBuffer.refill_if_low refills abo
 _S_CURSOR, _S_HAND_NO = L.S_CURSOR, L.S_HAND_NO
 _ADV_AGENT, _ADV_DONE, _ADV_ILLEGAL = enc.ADV_AGENT, enc.ADV_DONE, enc.ADV_ILLEGAL
 _ADV_RECORDED, _ADV_CODE = enc.ADV_RECORDED, enc.ADV_CODE
-_HandRecord, _NUM_RECORDS, _RC_NUM = enc.HandRecord, enc.NUM_RECORDS, enc.RC_NUM
+_read_records, _RC_NUM = enc.read_records, enc.RC_NUM
 
 _OBS_TABLE = """
     | slice   | meaning                                                        | range      |
@@ -105,10 +105,7 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         self._state = enc.new_draw_tables(1)
         self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
         # The ring's record slots as views: a step that ends a hand copies one.
-        self._rec_slots = tuple(
-            self._rec[enc.RC_SLOTS + enc.REC_SIZE * j : enc.RC_SLOTS + enc.REC_SIZE * (j + 1)]
-            for j in range(enc.NUM_RECORDS)
-        )
+        self._rec_slots = enc.record_slots(self._rec)
         self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
@@ -222,26 +219,9 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
     def _read_records(self) -> tuple[enc.HandRecord, ...]:
         """The records the driver wrote since the last call (it wrote or updated one
         during this call: a hand ended; a buy-back or the match end followed one)."""
-        # enc.hand_records and enc.last_hand, read through the slot views.
         num = self._rec.item(_RC_NUM)
-        seen = self._num_seen
-        slots, config = self._rec_slots, self.config
-        if num == seen + 1:  # one hand ended: the common case
-            last = _HandRecord(slots[seen % _NUM_RECORDS].tolist(), config)
-            self._last, self._num_seen = last, num
-            return (last,)
-        ended: tuple[enc.HandRecord, ...] = ()
-        if num != seen:  # several hands (the ring keeps the last NUM_RECORDS)
-            first = max(seen, num - _NUM_RECORDS)
-            ended = tuple(
-                _HandRecord(slots[j % _NUM_RECORDS].tolist(), config) for j in range(first, num)
-            )
-            self._num_seen = num
-            self._last = ended[-1]
-        else:  # the newest record was updated (a buy-back, the match end)
-            self._last = (
-                _HandRecord(slots[(num - 1) % _NUM_RECORDS].tolist(), config) if num > 0 else None
-            )
+        ended, self._last = _read_records(self._rec_slots, self.config, num, self._num_seen)
+        self._num_seen = num
         return ended
 
     def _phase_name(self) -> str:

@@ -127,6 +127,8 @@ __all__ = [
     "observation_fields",
     "opp_step_row",
     "passive_action",
+    "read_records",
+    "record_slots",
     "reset_row",
     "single_reset",
     "single_step",
@@ -1154,21 +1156,49 @@ class HandRecord(Mapping[str, Any]):
         return (HandRecord, (self._raw, self._config))
 
 
+def record_slots(rec: NDArray[np.int64]) -> tuple[NDArray[np.int64], ...]:
+    """The ``NUM_RECORDS`` slots of one table's record ring, as views (slot ``j %
+    NUM_RECORDS`` holds record ``j``). An env keeps them to read a record per hand end
+    without slicing."""
+    return tuple(
+        rec[RC_SLOTS + REC_SIZE * k : RC_SLOTS + REC_SIZE * (k + 1)] for k in range(NUM_RECORDS)
+    )
+
+
+def read_records(
+    slots: tuple[NDArray[np.int64], ...], config: DrawConfig, num: int, seen: int
+) -> tuple[tuple[HandRecord, ...], HandRecord | None]:
+    """What a step reports once the driver wrote or updated a record: the records
+    numbered ``seen .. num - 1`` that the ring still holds (its last ``NUM_RECORDS``),
+    and the newest record (None before any hand ended). ``num``: the ring's count
+    (``rec[RC_NUM]``); ``slots``: :func:`record_slots`. With ``num == seen`` the newest
+    record was updated (a buy-back, the match end) and none is new."""
+    if num == seen + 1:  # one hand ended: the common case
+        last = HandRecord(slots[seen % NUM_RECORDS].tolist(), config)
+        return (last,), last
+    if num != seen:
+        ended = tuple(
+            HandRecord(slots[j % NUM_RECORDS].tolist(), config)
+            for j in range(max(seen, num - NUM_RECORDS), num)
+        )
+        return ended, ended[-1]
+    newest = HandRecord(slots[(num - 1) % NUM_RECORDS].tolist(), config) if num > 0 else None
+    return (), newest
+
+
 def hand_record(rec: NDArray[np.int64], j: int, config: DrawConfig) -> HandRecord:
     """Record ``j`` (0 = the first written) of a record ring (see :class:`HandRecord`)."""
-    b = RC_SLOTS + REC_SIZE * (j % NUM_RECORDS)
-    return HandRecord(rec[b : b + REC_SIZE].tolist(), config)
+    return HandRecord(record_slots(rec)[j % NUM_RECORDS].tolist(), config)
 
 
 def hand_records(
     rec: NDArray[np.int64], config: DrawConfig, since: int = 0
 ) -> tuple[HandRecord, ...]:
     """The records written after the first ``since`` (the ring keeps the last four)."""
-    n = int(rec[RC_NUM])
-    return tuple(hand_record(rec, j, config) for j in range(max(since, n - NUM_RECORDS), n))
+    return read_records(record_slots(rec), config, int(rec[RC_NUM]), since)[0]
 
 
 def last_hand(rec: NDArray[np.int64], config: DrawConfig) -> HandRecord | None:
     """The latest record (see :func:`hand_record`), or None before any hand ended."""
     n = int(rec[RC_NUM])
-    return hand_record(rec, n - 1, config) if n > 0 else None
+    return read_records(record_slots(rec), config, n, n)[1]

@@ -16,7 +16,13 @@ from poker_env.evaluator.kernels import (
     eval_batch_checked_parallel,
     eval_batch_parallel,
 )
-from poker_env.evaluator.tables import CATEGORY_NAMES, EvalTables, batch_tables, build_tables
+from poker_env.evaluator.tables import (
+    CATEGORY_NAMES,
+    EvalTables,
+    RankHash,
+    batch_tables,
+    build_tables,
+)
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -199,6 +205,15 @@ def release_buffers() -> None:
         _pool.clear()
 
 
+def _hash_for(hands: NDArray[np.integer], deck: str, italian: bool) -> RankHash:
+    # The batch kernels' hash for these rows: five cards a row, the small five-card hash
+    # (it stays in L1/L2); six or seven in a dtype wider than a byte, the big hash at
+    # the width tables.rank_width gives wide hands (16 bits); else at its usual width.
+    k = hands.shape[1]
+    wide = hands.dtype.itemsize > 1 and k > 5
+    return batch_tables(deck, italian, wide=wide).for_cards(k)
+
+
 def _bad_row_error(hands: NDArray[np.integer], row: int, min_card: int) -> ValueError:
     # The kernels name the first bad row; which card and why is worked out here, on that
     # row only, reading the cards left to right as the check itself would.
@@ -234,8 +249,7 @@ def validate_hands(
     if 5 <= arr.shape[1] <= 7:
         # The same compiled check as evaluate's (the ranks it writes are thrown away).
         out = np.empty(arr.shape[0], dtype=np.int32)
-        wide = arr.dtype.itemsize > 1 and arr.shape[1] > 5  # as evaluate's
-        h = batch_tables(deck_name, wide=wide).for_cards(arr.shape[1])
+        h = _hash_for(arr, deck_name, False)
         bad = eval_batch_checked(arr, card_pairs(deck_name), h, out)
     else:  # other hand sizes (the kernels rank 5 to 7 cards): the same test in numpy
         wide = arr.astype(np.int64)  # uint64 values above 2**63 wrap negative: still refused
@@ -299,10 +313,7 @@ def evaluate(
     deck_name = _deck_name(deck)
     tables = get_tables(deck, flush_beats_full_house)
     hands = _as_hands(cards)
-    # Five cards a row: the small five-card hash stays in L1/L2.
-    # Six or seven cards in a dtype wider than a byte: the 16-bit big hash (rank_width).
-    wide = hands.dtype.itemsize > 1 and hands.shape[1] > 5
-    h = batch_tables(deck_name, flush_beats_full_house, wide=wide).for_cards(hands.shape[1])
+    h = _hash_for(hands, deck_name, flush_beats_full_house)
     args = (hands, card_pairs(deck_name), h)
     if out is None:
         out = _fresh_out(hands.shape[0])

@@ -101,6 +101,7 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         self._params = env_config.params(builtin=False)
         self._state = enc.new_draw_tables(1)
         self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
+        self._rec_slots = enc.record_slots(self._rec)  # views: a hand's end copies one
         self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
         n = env_config.num_actions
@@ -156,11 +157,9 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         # Records are decoded only when the driver wrote or updated one in this call.
         ended: tuple[enc.HandRecord, ...] = ()
         if recorded:
-            num = int(self._rec[enc.RC_NUM])
-            if num != self._num_seen:
-                ended = enc.hand_records(self._rec, self.config, self._num_seen)
-                self._num_seen = num
-            self._last = ended[-1] if ended else enc.last_hand(self._rec, self.config)
+            num = self._rec.item(enc.RC_NUM)
+            ended, self._last = enc.read_records(self._rec_slots, self.config, num, self._num_seen)
+            self._num_seen = num
         last = self._last
         # Read-only records: the agents' infos may share them. (Two dicts written out:
         # cheaper than a comprehension over AGENTS.)

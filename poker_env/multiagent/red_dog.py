@@ -293,37 +293,19 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             )
         v = self._summary.tolist()
         row = v[2 + 2 * self._p :]
-        # episode.red_dog.action_dict, written out (a call and a merged dict cost more);
-        # its values read once, for both dicts.
-        e_seat, amount, turned = row[E_SEAT], row[E_AMOUNT], row[E_TURNED]
-        bet_kind = "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet"
-        won = row[E_WON] != 0
-        shown = tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]])
-        refilled = row[E_REANTE] != 0
-        deal_ended = row[E_DEAL_END] != 0
+        # episode.red_dog.action_dict, written out (a call costs more).
         entry = {
-            "seat": e_seat,
-            "kind": bet_kind,
-            "amount": amount,
-            "turned_card": turned,
-            "won": won,
-            "shown": shown,
-            "pot_refilled": refilled,
-            "deal_ended": deal_ended,
+            "seat": row[E_SEAT],
+            "kind": "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet",
+            "amount": row[E_AMOUNT],
+            "turned_card": row[E_TURNED],
+            "won": row[E_WON] != 0,
+            "shown": tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]]),
+            "pot_refilled": row[E_REANTE] != 0,
+            "deal_ended": row[E_DEAL_END] != 0,
         }
         self._action_rows.append(row)
-        self._last_own[seat] = {  # the same keys, written out: a merged dict costs more
-            "action": a,
-            "p": p,
-            "seat": e_seat,
-            "kind": bet_kind,
-            "amount": amount,
-            "turned_card": turned,
-            "won": won,
-            "shown": shown,
-            "pot_refilled": refilled,
-            "deal_ended": deal_ended,
-        }
+        self._last_own[seat] = {"action": a, "p": p, **entry}
         self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
         self._publish(v, seat, (entry,))

@@ -665,10 +665,15 @@ def test_hand_records_are_read_only_mappings_that_pickle() -> None:
 
 @pytest.mark.parametrize("make", [lambda: DrawMatchEnv(agent_seat="computer"), FiveCardDrawEnv])
 def test_every_steps_records_are_the_rings_records(make: Any) -> None:
-    # The step reads the record ring through views of its slots; the ring's own readers
-    # (enc.hand_records, enc.last_hand) are the reference: after every step of random
-    # play, hands_ended holds exactly the records written since the last step (several
-    # hands in one step, buy-backs and match ends included) and last_hand the newest.
+    # The step reads the record ring through views of its slots (enc.read_records);
+    # the reference slices the raw ring by its layout (RC_SLOTS, REC_SIZE, NUM_RECORDS):
+    # after every step of random play, hands_ended holds exactly the records written
+    # since the last step (several hands in one step, buy-backs and match ends
+    # included) and last_hand the newest.
+    def record(j: int) -> enc.HandRecord:
+        b = enc.RC_SLOTS + enc.REC_SIZE * (j % enc.NUM_RECORDS)
+        return enc.HandRecord(env._rec[b : b + enc.REC_SIZE].tolist(), env.config)
+
     env = make()
     rng = np.random.default_rng(11)
     kinds = {"one": 0, "several": 0, "updated": 0}
@@ -681,8 +686,10 @@ def test_every_steps_records_are_the_rings_records(make: Any) -> None:
             _, _, term, trunc, info = env.step(int(rng.choice(legal)))
             done = term or trunc
             num = int(env._rec[enc.RC_NUM])
-            assert info["hands_ended"] == enc.hand_records(env._rec, env.config, seen)
-            assert info["last_hand"] == enc.last_hand(env._rec, env.config)
+            kept = range(max(seen, num - enc.NUM_RECORDS), num)  # the ring keeps four
+            assert info["hands_ended"] == tuple(record(j) for j in kept)
+            assert info["last_hand"] == (record(num - 1) if num else None)
+            assert env.last_hand() == info["last_hand"]
             if num - seen == 1:
                 kinds["one"] += 1
             elif num - seen > 1:

@@ -69,7 +69,8 @@ def fast_and_default(hands: np.ndarray, repeats: int = 15) -> tuple[float, float
     Fast path: ``evaluate(int8 hands, validate=False, out=buffer)``, writing into one
     reused output array (as a hot loop would; a fresh 40 MB array costs its page
     faults on every call). Default call: the same hands as numpy's default int64,
-    ``evaluate(hands)`` (cards checked, a fresh output). Third, the int64 hands
+    ``evaluate(hands)`` (cards checked, no ``out``: the memory of the dropped result of the
+    previous call is reused, core._fresh_out). Third, the int64 hands
     unchecked: what the dtype alone costs. Timed alternately, best of ``repeats``
     each, so a busy moment of a shared machine hits all alike.
     """

@@ -27,6 +27,7 @@ from numba.core.typing.templates import Signature
 from numba.extending import intrinsic
 from numpy.typing import NDArray
 
+from poker_env.evaluator.simd import LANES, key_block, simd_enabled, target_has_avx512
 from poker_env.evaluator.tables import EvalTables, RankHash
 
 __all__ = [
@@ -384,6 +385,156 @@ def _rows_k(
     return -1
 
 
+# --- The vector pass ------------------------------------------------------------------
+#
+# Where the compile target has AVX-512 (poker_env.evaluator.simd), rows are ranked in
+# chunks of SIMD_CHUNK_ROWS: simd.key_block writes each 16 rows' hand states into
+# `out` (a key, or a flush's rank mask with the sign bit), then _ranks_from_words turns
+# the chunk's words into ranks, one row at a time, while they are still in L1. The
+# rows after the last whole block of 16 go through the scalar loop.
+
+#: Rows per chunk of the two passes (16 KB of output words).
+SIMD_CHUNK_ROWS = 4096
+
+
+@njit(cache=True, _nrt=False)
+def _rank_keys(pairs: NDArray[np.uint64]) -> tuple[np.uint32, ...]:
+    # The rank key of each rank, from the deck's card table (card 4 * rank + 3: in the
+    # deck for every rank of it), zero for a rank outside the deck and for 13..15.
+    z = np.uint32(0)
+    return (
+        np.uint32(pairs[6] & _LOW32), np.uint32(pairs[14] & _LOW32),
+        np.uint32(pairs[22] & _LOW32), np.uint32(pairs[30] & _LOW32),
+        np.uint32(pairs[38] & _LOW32), np.uint32(pairs[46] & _LOW32),
+        np.uint32(pairs[54] & _LOW32), np.uint32(pairs[62] & _LOW32),
+        np.uint32(pairs[70] & _LOW32), np.uint32(pairs[78] & _LOW32),
+        np.uint32(pairs[86] & _LOW32), np.uint32(pairs[94] & _LOW32),
+        np.uint32(pairs[102] & _LOW32), z, z, z,
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def _min_card(pairs: NDArray[np.uint64]) -> np.int64:
+    # The deck's lowest card: the first with a mask bit in the card table.
+    for c in range(52):
+        if pairs[2 * c + 1] != np.uint64(0):
+            return np.int64(c)
+    return np.int64(52)
+
+
+@njit(inline="always", _nrt=False)
+def _words_to_ranks(out: NDArray[np.int32], start: int, stop: int, h: RankHash, swap: bool) -> None:
+    row_offsets, rank_table, flush_table = h.row_offsets, h.rank, h.flush
+    for i in range(start, stop):
+        word = np.int64(out[i])
+        if word < 0:
+            low = np.int64(flush_table[word & 0x1FFF])
+        else:
+            low = np.int64(
+                rank_table[(word & 0xFFF) + np.int64(row_offsets[(word >> 12) & 0x1FFF])]
+            )
+        out[i] = _full_rank(low, swap, rank_table)
+
+
+@njit(cache=True, _nrt=False)
+def _ranks_from_words(out: NDArray[np.int32], start: int, stop: int, h: RankHash) -> None:
+    # Pass 2: each word (a key, or a flush's rank mask with the sign bit) to its rank.
+    if h.swap:
+        _words_to_ranks(out, start, stop, h, True)
+    else:
+        _words_to_ranks(out, start, stop, h, False)
+
+
+@njit(cache=True, _nrt=False)
+def _first_bad_row(hands: NDArray[np.integer], start: int, stop: int, min_card: np.int64) -> int:
+    # The first of rows start..stop-1 that is not a hand of distinct cards of the deck
+    # (cards min_card..51), or -1: the vector pass's check, row by row, to name the row.
+    for i in range(start, stop):
+        seen = np.uint64(0)
+        for j in range(hands.shape[1]):
+            card = np.int64(hands[i, j])
+            if card < min_card or card > 51:
+                return i
+            bit = np.uint64(1) << np.uint64(card)
+            if seen & bit:
+                return i
+            seen |= bit
+    return -1
+
+
+@njit(inline="always", _nrt=False)
+def _blocks(
+    hands: NDArray[np.integer],
+    start: int,
+    stop: int,
+    pairs: NDArray[np.uint64],
+    h: RankHash,
+    out: NDArray[np.int32],
+    check: bool,
+) -> int:
+    # At least LANES rows. Blocks of 16 from `start`; the last block ends at `stop`,
+    # overlapping the one before it (its rows' words are simply written again).
+    # `check` is a literal (one copy each in _vector_rows / _vector_rows_checked); the
+    # card count is one of three literals, tested once a block (predicted every time).
+    k = hands.shape[1]
+    rank_keys = _rank_keys(pairs)
+    min_card = _min_card(pairs)
+    chunk = start
+    while chunk <= stop - LANES:
+        chunk_end = min(chunk + SIMD_CHUNK_ROWS, stop)
+        if stop - chunk_end < LANES:
+            chunk_end = stop  # the rest is under a block: this chunk takes it
+        row = chunk
+        while row < chunk_end:
+            block = min(row, chunk_end - LANES)
+            if k == 7:
+                bad = key_block(hands, block, rank_keys, min_card, out, 7, check)
+            elif k == 6:
+                bad = key_block(hands, block, rank_keys, min_card, out, 6, check)
+            else:
+                bad = key_block(hands, block, rank_keys, min_card, out, 5, check)
+            if bad:
+                # A bad row in this block: named by the check row by row. The rows
+                # before the block in this chunk are ranked; those from it on are not.
+                first = _first_bad_row(hands, block, block + LANES, min_card)
+                _ranks_from_words(out, chunk, block, h)
+                return first if first >= 0 else block  # (the vector check is exact)
+            row += LANES
+        _ranks_from_words(out, chunk, chunk_end, h)
+        chunk = chunk_end
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _vector_rows(
+    hands: NDArray[np.integer],
+    start: int,
+    stop: int,
+    pairs: NDArray[np.uint64],
+    h: RankHash,
+    out: NDArray[np.int32],
+) -> None:
+    """Rows ``start..stop-1`` (at least LANES) by the vector pass, unchecked."""
+    _blocks(hands, start, stop, pairs, h, out, False)
+
+
+@njit(cache=True, _nrt=False)
+def _vector_rows_checked(
+    hands: NDArray[np.integer],
+    start: int,
+    stop: int,
+    pairs: NDArray[np.uint64],
+    h: RankHash,
+    out: NDArray[np.int32],
+) -> int:
+    """As :func:`_vector_rows`, checking: the first bad row, or -1."""
+    return int(_blocks(hands, start, stop, pairs, h, out, True))
+
+
+#: Whether the batch kernels take the vector pass (a constant of their compiled code).
+SIMD = target_has_avx512()
+
+
 @njit(inline="always", _nrt=False)
 def _rows_s(
     hands: NDArray[np.integer],
@@ -413,6 +564,14 @@ def _rows(
     check: bool,
 ) -> int:
     k = hands.shape[1]
+    # The vector pass: separate functions, not inlined (numba's inlining copies the
+    # whole IR at each level; inlined here it multiplied the compile time by 8).
+    if SIMD:
+        if stop - start >= LANES and 5 <= k <= 7 and simd_enabled(hands):
+            if check:
+                return int(_vector_rows_checked(hands, start, stop, pairs, h, out))
+            _vector_rows(hands, start, stop, pairs, h, out)
+            return -1
     # A wider dtype's bits above the lowest byte are tested only when checking.
     high = check and not _is_one_byte(hands)
     if k == 7:

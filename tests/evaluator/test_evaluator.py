@@ -661,3 +661,100 @@ def test_threads_evaluating_at_once_get_arrays_of_their_own() -> None:
     for t in threads:
         t.join()
     assert all(len(r) == 6 and all(r) for r in results.values())
+
+
+# --- The vector pass (poker_env.evaluator.simd) ----------------------------------------
+# One-byte batches of 16 rows or more take it where the CPU has AVX-512; a single row
+# (or a wider dtype) takes the row-by-row loop, so comparing the two compares the passes.
+
+
+def _flush_heavy_hands(rng: np.random.Generator, n: int, k: int, deck: str) -> np.ndarray:
+    # Half the rows drawn from one suit plus a few other cards: many flushes of every
+    # suit, straight flushes and rows with five, six or seven of a suit.
+    cards = make_deck(deck)
+    rows = []
+    for i in range(n):
+        if i % 2:
+            suit = int(rng.integers(4))
+            same = cards[cards % 4 == suit]
+            m = int(rng.integers(min(5, k), min(k, len(same)) + 1))
+            others = cards[cards % 4 != suit]
+            row = np.concatenate(
+                [rng.choice(same, m, replace=False), rng.choice(others, k - m, replace=False)]
+            )
+            rows.append(rng.permutation(row))
+        else:
+            rows.append(rng.choice(cards, size=k, replace=False))
+    return np.array(rows, dtype=np.int8)
+
+
+def test_the_vector_pass_is_taken_where_the_cpu_has_avx512() -> None:
+    from poker_env.evaluator import kernels
+
+    flags: set[str] = set()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    break
+    except OSError:
+        pytest.skip("no /proc/cpuinfo")
+    if not flags:
+        pytest.skip("no CPU flags in /proc/cpuinfo")
+    assert kernels.SIMD == ({"avx512f", "avx512bw"} <= flags)
+
+
+@pytest.mark.parametrize("deck", ["standard", "short"])
+@pytest.mark.parametrize("italian", [False, True])
+def test_the_vector_pass_ranks_every_batch_as_the_row_by_row_loop(deck: str, italian: bool) -> None:
+    rng = np.random.default_rng(31 + (deck == "short") + 2 * italian)
+    tables = get_tables(deck, italian)
+    for k in (5, 6, 7):
+        hands = _flush_heavy_hands(rng, 9000, k, deck)
+        rows = [evaluate(h, deck=deck, flush_beats_full_house=italian) for h in hands]
+        one_by_one = np.array(rows, dtype=np.int32)
+        assert np.array_equal(one_by_one, [eval_cards(h, tables) for h in hands])
+        # Sizes around the block of 16 and the chunk of 4,096 rows (the last block overlaps).
+        for n in (16, 17, 31, 32, 33, 4095, 4096, 4097, 4111, 4112, 8192 + 15, 9000):
+            for validate in (True, False):
+                got = evaluate(
+                    hands[:n], deck=deck, flush_beats_full_house=italian, validate=validate
+                )
+                assert np.array_equal(got, one_by_one[:n]), (k, n, validate)
+        for threads in (2, 3):
+            big = np.tile(hands, (3, 1))  # 27,000 rows: several blocks of 8,192 per thread
+            got = evaluate(big, deck=deck, flush_beats_full_house=italian, num_threads=threads)
+            assert np.array_equal(got, np.tile(one_by_one, 3)), (k, threads)
+
+
+def test_the_vector_check_names_the_same_first_bad_row_as_a_slow_check() -> None:
+    # One bad row (a repeat, a card outside the deck, a negative byte) at any place of a
+    # batch, the overlapping last block included, or none: the same row named, or none.
+    rng = np.random.default_rng(32)
+    for deck, low in (("standard", 0), ("short", 20)):
+        for k in (5, 6, 7):
+            hands = _random_hands(rng, 4200, k, deck)
+            for trial in range(60):
+                n = int(rng.choice([16, 23, 40, 4111, 4200]))
+                batch = hands[rng.permutation(len(hands))[:n]].copy()
+                kind = trial % 4
+                row = int(rng.integers(n))
+                a, b = rng.choice(k, 2, replace=False)
+                if kind == 0:
+                    batch[row, a] = batch[row, b]
+                elif kind == 1:
+                    batch[row, a] = int(rng.integers(52, 128))
+                elif kind == 2:
+                    batch[row, a] = (
+                        int(rng.integers(-128, low)) if low else int(rng.integers(-128, 0))
+                    )
+                if kind == 3:
+                    assert np.array_equal(
+                        evaluate(batch, deck=deck), [evaluate(h, deck=deck) for h in batch]
+                    )
+                    continue
+                with pytest.raises(ValueError, match=f"^row {row}: "):
+                    evaluate(batch, deck=deck)
+                with pytest.raises(ValueError, match=f"^row {row}: "):
+                    evaluate(batch.astype(np.int64), deck=deck)  # the row-by-row check agrees

@@ -608,7 +608,8 @@ def eval_batch_checked(
     """As :func:`eval_batch`, checking every row: the first bad row, or -1.
 
     A row is bad when a card is outside the deck ``pairs`` was built for or repeats;
-    rows from the bad one on are left unwritten.
+    after one, ``out`` holds ranks only for the rows before it (from the bad row on,
+    and in the vector pass for up to 15 rows before it, its values are meaningless).
     """
     return int(_rows(hands, 0, hands.shape[0], pairs, h, out, True))
 

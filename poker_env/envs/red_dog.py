@@ -15,6 +15,7 @@ from poker_env.episode.red_dog import (
     LOG_CAPACITY,
     ActionLog,
     RedDogEnvConfig,
+    action_dict,
     action_to_bet,
     agent_done,
     collect_reward,
@@ -39,17 +40,6 @@ from poker_env.games.red_dog import (
     new_state,
     rand_u64,
     win_probability_kernel,
-)
-from poker_env.games.red_dog_kernels import (
-    E_AMOUNT,
-    E_DEAL_END,
-    E_KIND,
-    E_NSHOWN,
-    E_REANTE,
-    E_SEAT,
-    E_SHOWN,
-    E_TURNED,
-    E_WON,
 )
 from poker_env.policy import Policy
 from poker_env.render.red_dog import red_dog_picture, red_dog_text
@@ -403,18 +393,10 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         if self._has_own:
             own = 1
             r = self._log_row0.tolist()
-            # action_dict's keys, written out: a merged dict costs a third more.
             last_bet: dict[str, Any] | None = {
                 "action": self._own_action,
                 "p": self._own_p,
-                "seat": r[E_SEAT],
-                "kind": "forfeit" if r[E_KIND] == KIND_FORFEIT else "bet",
-                "amount": r[E_AMOUNT],
-                "turned_card": r[E_TURNED],
-                "won": r[E_WON] != 0,
-                "shown": tuple(r[E_SHOWN : E_SHOWN + r[E_NSHOWN]]),
-                "pot_refilled": r[E_REANTE] != 0,
-                "deal_ended": r[E_DEAL_END] != 0,
+                **action_dict(r),
             }
         else:
             own = 0

@@ -50,6 +50,16 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 
 # _nrt=False: these kernels allocate nothing, and without reference counting a
 # call from another kernel's loop costs ~1 ns instead of ~50 (numba's atomics).
+@njit(inline="always", _nrt=False)
+def _hashed(
+    rk: np.int64, row_offsets: NDArray[np.unsignedinteger], rank_table: NDArray[np.integer]
+) -> np.int64:
+    # The perfect hash of a rank-key sum: its row's offset, plus its column in the row.
+    # Signed arithmetic: numba turns uint64 + int32 into a float. The row mask keeps
+    # even unchecked junk inside the tables.
+    return np.int64(rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])])
+
+
 @njit(cache=True, _nrt=False)
 def eval_key(key: np.uint64, mask: np.uint64, tables: EvalTables) -> np.int32:
     """Rank of the hand whose additive state is (``key``, ``mask``); 5 to 7 cards.
@@ -64,7 +74,7 @@ def eval_key(key: np.uint64, mask: np.uint64, tables: EvalTables) -> np.int32:
     # Signed arithmetic from here: numba turns uint64 + int32 into a float. The row
     # mask keeps even invalid input (validate=False) inside the tables.
     rk = np.int64(key & _LOW32)
-    rank_value = tables.rank_table[(rk & 0xFFF) + np.int64(tables.row_offsets[(rk >> 12) & 0x1FFF])]
+    rank_value = _hashed(rk, tables.row_offsets, tables.rank_table)
     return np.int32(flush_value if flush != np.uint64(0) else rank_value)
 
 
@@ -377,10 +387,7 @@ def _rows_k(
             shift = (np.uint64(12) - _leading_zeros(flush)) << np.uint64(2)
             low = np.int64(flush_table[np.int64(mask >> shift) & 0x1FFF])
         else:
-            # Signed arithmetic: numba turns uint64 + int32 into a float. The row mask
-            # keeps even unchecked junk inside the tables.
-            rk = np.int64(key & _LOW32)
-            low = np.int64(rank_table[(rk & 0xFFF) + np.int64(row_offsets[(rk >> 12) & 0x1FFF])])
+            low = _hashed(np.int64(key & _LOW32), row_offsets, rank_table)
         out[i] = _full_rank(low, swap, rank_table)
     return -1
 
@@ -430,9 +437,7 @@ def _words_to_ranks(out: NDArray[np.int32], start: int, stop: int, h: RankHash, 
         if word < 0:
             low = np.int64(flush_table[word & 0x1FFF])
         else:
-            low = np.int64(
-                rank_table[(word & 0xFFF) + np.int64(row_offsets[(word >> 12) & 0x1FFF])]
-            )
+            low = _hashed(word, row_offsets, rank_table)
         out[i] = _full_rank(low, swap, rank_table)
 
 
@@ -443,23 +448,6 @@ def _ranks_from_words(out: NDArray[np.int32], start: int, stop: int, h: RankHash
         _words_to_ranks(out, start, stop, h, True)
     else:
         _words_to_ranks(out, start, stop, h, False)
-
-
-@njit(cache=True, _nrt=False)
-def _first_bad_row(hands: NDArray[np.integer], start: int, stop: int, min_card: np.int64) -> int:
-    # The first of rows start..stop-1 that is not a hand of distinct cards of the deck
-    # (cards min_card..51), or -1: the vector pass's check, row by row, to name the row.
-    for i in range(start, stop):
-        seen = np.uint64(0)
-        for j in range(hands.shape[1]):
-            card = np.int64(hands[i, j])
-            if card < min_card or card > 51:
-                return i
-            bit = np.uint64(1) << np.uint64(card)
-            if seen & bit:
-                return i
-            seen |= bit
-    return -1
 
 
 @njit(inline="always", _nrt=False)
@@ -484,9 +472,11 @@ def _blocks(
         chunk_end = min(chunk + SIMD_CHUNK_ROWS, stop)
         if stop - chunk_end < LANES:
             chunk_end = stop  # the rest is under a block: this chunk takes it
+        ranked = chunk  # out[chunk:ranked] holds ranks, out[ranked:row] words
         row = chunk
         while row < chunk_end:
             block = min(row, chunk_end - LANES)
+            ranked = min(ranked, block)  # (the overlapping last block writes words again)
             if k == 7:
                 bad = key_block(hands, block, rank_keys, min_card, out, 7, check)
             elif k == 6:
@@ -494,13 +484,15 @@ def _blocks(
             else:
                 bad = key_block(hands, block, rank_keys, min_card, out, 5, check)
             if bad:
-                # A bad row in this block: named by the check row by row. The rows
-                # before the block in this chunk are ranked; those from it on are not.
-                first = _first_bad_row(hands, block, block + LANES, min_card)
-                _ranks_from_words(out, chunk, block, h)
-                return first if first >= 0 else block  # (the vector check is exact)
+                # A bad row in this block: the row-by-row loop checks it and names the
+                # first one, after the rows before it are ranked.
+                _ranks_from_words(out, ranked, block, h)
+                first = _loop_rows_checked(hands, block, block + LANES, pairs, h, out)
+                if first >= 0:
+                    return first
+                ranked = block + LANES
             row += LANES
-        _ranks_from_words(out, chunk, chunk_end, h)
+        _ranks_from_words(out, ranked, chunk_end, h)
         chunk = chunk_end
     return -1
 
@@ -554,7 +546,7 @@ def _rows_s(
 
 
 @njit(inline="always", _nrt=False)
-def _rows(
+def _loop(
     hands: NDArray[np.integer],
     start: int,
     stop: int,
@@ -564,14 +556,6 @@ def _rows(
     check: bool,
 ) -> int:
     k = hands.shape[1]
-    # The vector pass: separate functions, not inlined (numba's inlining copies the
-    # whole IR at each level; inlined here it multiplied the compile time by 8).
-    if SIMD:
-        if stop - start >= LANES and 5 <= k <= 7 and simd_enabled(hands):
-            if check:
-                return int(_vector_rows_checked(hands, start, stop, pairs, h, out))
-            _vector_rows(hands, start, stop, pairs, h, out)
-            return -1
     # A wider dtype's bits above the lowest byte are tested only when checking.
     high = check and not _is_one_byte(hands)
     if k == 7:
@@ -581,6 +565,58 @@ def _rows(
     if k == 5:
         return int(_rows_s(hands, 5, start, stop, pairs, h, out, check, high))
     return start if start < stop else -1  # not 5-7 cards a row: nothing is read
+
+
+@njit(cache=True, _nrt=False)
+def _loop_rows(
+    hands: NDArray[np.integer],
+    start: int,
+    stop: int,
+    pairs: NDArray[np.uint64],
+    h: RankHash,
+    out: NDArray[np.int32],
+) -> int:
+    """Rows ``start..stop-1`` by the row-by-row loop, unchecked (-1, or ``start`` for
+    rows that are not 5-7 cards)."""
+    return int(_loop(hands, start, stop, pairs, h, out, False))
+
+
+@njit(cache=True, _nrt=False)
+def _loop_rows_checked(
+    hands: NDArray[np.integer],
+    start: int,
+    stop: int,
+    pairs: NDArray[np.uint64],
+    h: RankHash,
+    out: NDArray[np.int32],
+) -> int:
+    """As :func:`_loop_rows`, checking every row: the first bad row, or -1."""
+    return int(_loop(hands, start, stop, pairs, h, out, True))
+
+
+@njit(inline="always", _nrt=False)
+def _rows(
+    hands: NDArray[np.integer],
+    start: int,
+    stop: int,
+    pairs: NDArray[np.uint64],
+    h: RankHash,
+    out: NDArray[np.int32],
+    check: bool,
+) -> int:
+    # The vector pass and the loop are functions of their own, not inlined into each
+    # batch kernel: numba's inlining copies the whole IR at each level (inlined, the
+    # vector pass multiplied the compile time by 8).
+    if SIMD:
+        k = hands.shape[1]
+        if stop - start >= LANES and 5 <= k <= 7 and simd_enabled(hands):
+            if check:
+                return int(_vector_rows_checked(hands, start, stop, pairs, h, out))
+            _vector_rows(hands, start, stop, pairs, h, out)
+            return -1
+    if check:
+        return int(_loop_rows_checked(hands, start, stop, pairs, h, out))
+    return int(_loop_rows(hands, start, stop, pairs, h, out))
 
 
 #: Rows per block when threads share a batch (each block stops at its own first bad row).
@@ -608,8 +644,7 @@ def eval_batch_checked(
     """As :func:`eval_batch`, checking every row: the first bad row, or -1.
 
     A row is bad when a card is outside the deck ``pairs`` was built for or repeats;
-    after one, ``out`` holds ranks only for the rows before it (from the bad row on,
-    and in the vector pass for up to 15 rows before it, its values are meaningless).
+    rows from the bad one on are left unwritten (or hold meaningless values).
     """
     return int(_rows(hands, 0, hands.shape[0], pairs, h, out, True))
 

@@ -14,6 +14,7 @@ from poker_env.bitgen import key63
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     RedDogEnvConfig,
+    action_dict,
     aec_act,
     aec_reset,
     aec_summary_size,
@@ -34,14 +35,7 @@ from poker_env.games.red_dog import (
 )
 from poker_env.games.red_dog_kernels import (
     E_AMOUNT,
-    E_DEAL_END,
     E_KIND,
-    E_NSHOWN,
-    E_REANTE,
-    E_SEAT,
-    E_SHOWN,
-    E_TURNED,
-    E_WON,
 )
 from poker_env.multiagent._aec import CompiledAEC
 from poker_env.render.red_dog import red_dog_aec_text, red_dog_picture
@@ -293,17 +287,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             )
         v = self._summary.tolist()
         row = v[2 + 2 * self._p :]
-        # episode.red_dog.action_dict, written out (a call costs more).
-        entry = {
-            "seat": row[E_SEAT],
-            "kind": "forfeit" if row[E_KIND] == KIND_FORFEIT else "bet",
-            "amount": row[E_AMOUNT],
-            "turned_card": row[E_TURNED],
-            "won": row[E_WON] != 0,
-            "shown": tuple(row[E_SHOWN : E_SHOWN + row[E_NSHOWN]]),
-            "pot_refilled": row[E_REANTE] != 0,
-            "deal_ended": row[E_DEAL_END] != 0,
-        }
+        entry = action_dict(row)
         self._action_rows.append(row)
         self._last_own[seat] = {"action": a, "p": p, **entry}
         self._replaced[seat] = replaced

@@ -487,7 +487,7 @@ def _blocks(
                 # A bad row in this block: the row-by-row loop checks it and names the
                 # first one, after the rows before it are ranked.
                 _ranks_from_words(out, ranked, block, h)
-                first = _loop_rows_checked(hands, block, block + LANES, pairs, h, out)
+                first = int(_loop_rows_checked(hands, block, block + LANES, pairs, h, out))
                 if first >= 0:
                     return first
                 ranked = block + LANES

@@ -22,8 +22,8 @@ driver code; only the library differs.
 
 Measurements (NAME): ``DrawMatch-v0``, ``FiveCardDraw-v0``, ``DrawAECEnv``,
 ``HoldemGame-6``, ``HoldemVectorEnv-6max-2threads``, ``RedDog-v0``, ``Holdem-v0-2``,
-``Holdem-v0-6``, ``DrawVectorEnv``, ``RedDogVectorEnv``, ``RedDogVectorEnv-2threads``,
-``HoldemVectorEnv-2`` (vector envs of 4096 tables, one thread unless named); default:
+``Holdem-v0-6``, ``DrawVectorEnv``, ``DrawVectorEnv-2threads``, ``RedDogVectorEnv``,
+``RedDogVectorEnv-2threads``, ``HoldemVectorEnv-2`` (vector envs of 4096 tables, one thread unless named); default:
 all of them. Also, on request, the AEC envs through PettingZoo's ``agent_iter()`` loop
 (the user-path suite's): ``HoldemAECEnv-2``, ``HoldemAECEnv-6``, ``RedDogAECEnv-4``,
 ``DrawAECEnv-iter``.
@@ -51,6 +51,7 @@ NAMES = [
     "Holdem-v0-2",
     "Holdem-v0-6",
     "DrawVectorEnv",
+    "DrawVectorEnv-2threads",
     "RedDogVectorEnv",
     "RedDogVectorEnv-2threads",
     "HoldemVectorEnv-2",
@@ -209,10 +210,11 @@ def make_runner(name: str) -> Callable[[int], int]:
         from poker_env.envs.holdem import HoldemEnv
 
         return _single_draw(HoldemEnv(int(name.rsplit("-", 1)[1])))
-    if name == "DrawVectorEnv":
+    if name.startswith("DrawVectorEnv"):
         from poker_env.vector.draw import DrawVectorEnv
 
-        return _vector(DrawVectorEnv(4096))
+        threads = 2 if name.endswith("2threads") else 1
+        return _vector(DrawVectorEnv(4096, num_threads=threads))
     if name.startswith("RedDogVectorEnv"):
         from poker_env.vector.red_dog import RedDogVectorEnv
 

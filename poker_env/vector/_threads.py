@@ -13,7 +13,10 @@ random stream each), so which thread steps a table never changes a result.
 The kernel run here is a game's cached wrapper of the one chunked loop,
 :func:`poker_env.vector.batch.step_chunks` (compiled ``nogil=True``; its last
 argument the shared counter), and :meth:`TableThreads.run` resets ``counter`` and
-calls it on every thread. The Hold'em evaluator features share out their tables
+calls it on every thread: from the second run of a kernel on, through its compiled
+entry (:func:`poker_env.fastcall.entry_point`), since numba's typing of the
+arguments on each thread's call would hold the GIL that the other threads' calls
+wait for. The Hold'em evaluator features share out their tables
 the same way (``vector/holdem.py``).
 """
 
@@ -27,6 +30,8 @@ import numpy as np
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from poker_env.fastcall import entry_point
 
 __all__ = ["TableThreads", "fetch_add"]
 
@@ -52,6 +57,9 @@ class TableThreads:
     def __init__(self, num_threads: int) -> None:
         self.num_threads = num_threads
         self.counter = np.zeros(1, dtype=np.int64)
+        # Each kernel's compiled entry, found after its first run here (an env passes
+        # its own arrays, whose types never change).
+        self._entries: dict[Any, Callable[..., Any]] = {}
         self._pool: ThreadPoolExecutor | None = None
         if num_threads > 1:
             self._pool = ThreadPoolExecutor(
@@ -61,17 +69,29 @@ class TableThreads:
     def run(self, kernel: Callable[..., Any], *args: Any) -> None:
         """``kernel(*args, counter)`` on every thread; returns when all tables are done."""
         self.counter[0] = 0
+        call = self._entries.get(kernel)
+        first = call is None
+        if call is None:
+            # The first run goes through the dispatcher (which compiles the kernel or
+            # loads it from the cache); the entry serves the later ones.
+            call = kernel
         if self._pool is None:
-            kernel(*args, self.counter)
-            return
-        futures: list[Future[Any]] = [
-            self._pool.submit(kernel, *args, self.counter) for _ in range(self.num_threads - 1)
-        ]
-        try:
-            kernel(*args, self.counter)
-        finally:
-            for f in futures:
-                f.result()
+            call(*args, self.counter)
+        else:
+            futures: list[Future[Any]] = [
+                self._pool.submit(call, *args, self.counter) for _ in range(self.num_threads - 1)
+            ]
+            try:
+                call(*args, self.counter)
+            finally:
+                for f in futures:
+                    f.result()
+        if first:
+            # A plain Python function (tests) is its own entry.
+            is_compiled = hasattr(kernel, "overloads")
+            self._entries[kernel] = (
+                entry_point(kernel, (*args, self.counter)) if is_compiled else kernel
+            )
 
     def close(self) -> None:
         """Stop the worker threads (the object can no longer run kernels)."""

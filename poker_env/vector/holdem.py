@@ -19,7 +19,7 @@ from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import get_holdem_tables
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads, fetch_add
-from poker_env.vector.batch import StepOutputs, step_chunks, step_rows
+from poker_env.vector.batch import FreshArrays, StepOutputs, step_chunks, step_rows
 
 __all__ = ["HoldemVectorEnv"]
 
@@ -244,6 +244,9 @@ class HoldemVectorEnv(VectorEnv):
         self._rngs = np.zeros(num_envs, dtype=np.uint64)
         self._obs = np.zeros((num_envs, size), dtype=np.float32)
         self._final_obs = np.zeros((num_envs, size), dtype=np.float32)
+        # Each reset and step hands out a buffer nobody else holds (see step).
+        self._obs_buffers = FreshArrays(self._obs.shape, np.float32)
+        self._final_buffers = FreshArrays(self._final_obs.shape, np.float32)
         self._masks = np.zeros((num_envs, fr.size + 4), dtype=np.int8)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._dones = np.zeros(num_envs, dtype=np.bool_)
@@ -310,9 +313,9 @@ class HoldemVectorEnv(VectorEnv):
                     np.random.default_rng(sd).integers(0, 2**63, dtype=np.int64)
                 )
             self._seeded = True
-        # A fresh buffer each call, returned as is: the arrays handed out earlier stay
-        # the caller's (and no copy of the whole batch per step).
-        self._obs = np.empty_like(self._obs)
+        # A buffer nobody else holds, returned as is: the arrays handed out earlier
+        # stay the caller's (and no copy of the whole batch per step).
+        self._obs = self._obs_buffers.take()
         if self.opponent is None:
             E.batch_reset(self._tables_state, self._params, self._obs, self._masks)
         else:
@@ -389,9 +392,10 @@ class HoldemVectorEnv(VectorEnv):
                 "masked action; nothing stepped",
             )
         acts = self._played
-        self._obs = np.empty_like(self._obs)  # every row is written below (see reset)
+        self._obs = self._obs_buffers.take()  # every row is written below (see reset)
         if self.opponent is not None:
-            self._final_obs = np.zeros_like(self._final_obs)
+            self._final_obs = self._final_buffers.take()
+            self._final_obs.fill(0.0)
             E.batch_step_external(
                 self._tables_state, self._params, acts, self._outputs(), self._codes,
                 self._resetting,
@@ -401,9 +405,9 @@ class HoldemVectorEnv(VectorEnv):
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
             )
         else:
-            # Handed out as info["final_obs"] below: a fresh buffer, every row written
-            # by the step (the final obs where a table finished, zeros elsewhere).
-            self._final_obs = np.empty_like(self._final_obs)
+            # Handed out as info["final_obs"] below: a buffer nobody else holds, every
+            # row written by the step (the final obs where a table finished, zeros elsewhere).
+            self._final_obs = self._final_buffers.take()
             self._step_random_opponents(acts)
         self._add_features()
         info: dict[str, Any] = {

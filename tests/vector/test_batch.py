@@ -1,0 +1,50 @@
+"""poker_env.vector.batch: the output buffers handed out without a copy."""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from poker_env.vector.batch import FreshArrays
+
+
+def test_a_buffer_still_held_is_never_taken_again() -> None:
+    buffers = FreshArrays((4, 3), np.float32)
+    kept = [buffers.take() for _ in range(6)]
+    assert len({id(a) for a in kept}) == 6
+    assert all(a.shape == (4, 3) and a.dtype == np.float32 for a in kept)
+
+
+def test_a_dropped_buffer_is_taken_again() -> None:
+    buffers = FreshArrays((4, 3), np.float32)
+    first = buffers.take()
+    first_id = id(first)
+    second = buffers.take()
+    del first
+    again = buffers.take()
+    assert id(again) == first_id and again is not second
+
+
+def test_a_view_or_memoryview_keeps_its_buffer_out() -> None:
+    buffers = FreshArrays((4, 3), np.float32)
+    a = buffers.take()
+    view, a_id = a[1:], id(a)
+    del a
+    assert id(buffers.take()) != a_id
+    del view
+    b = buffers.take()
+    mem, b_id = memoryview(b), id(b)
+    del b
+    assert id(buffers.take()) != b_id
+    mem.release()
+
+
+def test_a_buffer_made_read_only_is_never_written() -> None:
+    buffers = FreshArrays((2,), np.int64)
+    a = buffers.take()
+    a.flags.writeable = False
+    dropped = weakref.ref(a)
+    del a
+    b = buffers.take()
+    assert b.flags.writeable and dropped() is not b

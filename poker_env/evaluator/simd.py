@@ -34,7 +34,15 @@ from numba.core.base import BaseContext
 from numba.core.typing.templates import Signature
 from numba.extending import intrinsic
 
-__all__ = ["LANES", "key_block", "simd_enabled", "target_has_avx512"]
+__all__ = [
+    "LANES",
+    "PAIR_ROWS",
+    "key_block",
+    "key_pair",
+    "simd_enabled",
+    "target_has_avx512",
+    "target_has_ssse3",
+]
 
 #: Rows per vector block.
 LANES = 16
@@ -225,5 +233,194 @@ def key_block(
         dst = builder.gep(out_arr.data, [row_value], inbounds=True)
         builder.store(word, builder.bitcast(dst, _V32.as_pointer()), align=4)
         return bad
+
+    return sig, codegen
+
+
+# --- The pair pass (SSSE3) ------------------------------------------------------------
+#
+# Where there is no AVX-512 pass, one-byte batches take a narrower one: :func:`key_pair`
+# computes the hand states of two rows in one 16-byte vector, eight bytes a row (the
+# pair's cards read as one run of 16 bytes, card j of row r placed at 8 * r + j, the
+# bytes after a row's k cards set aside). Each row's rank-key sum
+# is the sum of three byte planes of the rank keys, each looked up for all 16 bytes by
+# one ``pshufb`` and summed per row by one ``psadbw``; the four suit counters likewise
+# (two planes). It gives one word a row: the key, or -1 for a hand with five of a
+# suit (rare: the caller ranks those from their cards).
+
+#: Rows per :func:`key_pair` call.
+PAIR_ROWS = 2
+
+_V16 = ir.VectorType(_I8, 16)
+_V2x64 = ir.VectorType(_I64, 2)
+
+
+def target_has_ssse3() -> bool:
+    """Whether numba compiles for a CPU with SSSE3 (``pshufb``), as :func:`target_has_avx512`."""
+    from numba.core import config
+    from numba.core.codegen import get_host_cpu_features
+
+    if config.CPU_NAME not in (None, "host"):
+        features = config.CPU_FEATURES or ""
+    else:
+        features = config.CPU_FEATURES or get_host_cpu_features()
+    return "+ssse3" in set(features.split(","))
+
+
+def _target_has_ssse3(context: BaseContext) -> bool:
+    features = context.codegen()._get_host_cpu_features()  # numba's own target features
+    return "+ssse3" in set(features.split(","))
+
+
+def _pair_on(context: BaseContext) -> bool:
+    # The pair pass is for CPUs without the AVX-512 pass.
+    return _target_has_ssse3(context) and not _target_has_avx512(context)
+
+
+def _const16(values: list[int]) -> ir.Constant:
+    return ir.Constant(_V16, [v & 0xFF for v in values])
+
+
+@intrinsic
+def key_pair(
+    typingctx: object,
+    hands: types.Type,
+    row: types.Type,
+    rank_keys: types.Type,
+    min_card: types.Type,
+    k: types.Type,
+    check: types.Type,
+) -> tuple[Signature, object] | None:
+    """Pass 1 for rows ``row`` and ``row + 1`` of ``hands`` (one-byte dtype,
+    C-contiguous, ``k`` columns): ``(word0, word1, bad)``, a row's word its rank-key
+    sum, or -1 where it holds five cards of one suit.
+
+    The pair is read as 16 bytes from its first card: the caller keeps the last two
+    rows of ``hands`` out of every pair (a pair of rows ``0 .. n - 3`` ends its 16 bytes
+    inside the array for ``k >= 5``). ``rank_keys``: 16 uint32, the
+    rank key of each rank (zero outside the deck; every key below 2^24); ``min_card``:
+    the deck's lowest card. ``k`` (5, 6 or 7) and ``check`` must be constants. With
+    ``check``, ``bad`` is 1 when a row is not ``k`` distinct cards of the deck (every
+    card inside ``min_card..51``; no card twice): the words are then meaningless.
+    Without SSSE3, with the AVX-512 pass or for a wider dtype nothing is generated: call
+    it only where ``kernels.PAIRS`` is True, for one-byte hands.
+    """
+    if not isinstance(k, types.IntegerLiteral) or not isinstance(check, types.BooleanLiteral):
+        return None
+    num_cards = k.literal_value
+    checking = check.literal_value
+    one_byte = hands.dtype.bitwidth == 8
+    result = types.UniTuple(types.int64, 3)
+    sig = result(hands, row, rank_keys, min_card, k, check)
+
+    def codegen(
+        context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
+    ) -> ir.Value:
+        if not (one_byte and _pair_on(context)):
+            # Never called (pair_enabled is False): no code.
+            return context.get_constant_undef(result)
+        hands_arr = context.make_array(signature.args[0])(context, builder, args[0])
+        row_value = args[1] if args[1].type.width == 64 else builder.sext(args[1], _I64)
+        module = builder.module
+        bad = ir.Constant(_I1, 0)
+        reduce_or16 = cgutils.get_or_insert_function(
+            module, ir.FunctionType(_I1, [ir.VectorType(_I1, 16)]), "llvm.vector.reduce.or.v16i1"
+        )
+        # Eight bytes a row: row r's cards at 8 * r .. 8 * r + k - 1 (the rest set aside).
+        index = builder.mul(row_value, ir.Constant(_I64, num_cards))
+        ptr = builder.gep(hands_arr.data, [index])
+        run = builder.load(builder.bitcast(ptr, _V16.as_pointer()), align=1)
+        cards = builder.shuffle_vector(
+            run,
+            ir.Constant(_V16, ir.Undefined),
+            ir.Constant(
+                ir.VectorType(_I32, 16),
+                [num_cards * (p // 8) + p % 8 if p % 8 < num_cards else 0 for p in range(16)],
+            ),
+        )
+        in_row = [p % 8 < num_cards for p in range(16)]
+        if checking:
+            # Every card inside the deck: (card - low) < span as unsigned bytes (a negative
+            # card is a large unsigned one).
+            low = builder.trunc(args[3], _I8)
+            low_vec = builder.shuffle_vector(
+                builder.insert_element(ir.Constant(_V16, ir.Undefined), low, ir.Constant(_I32, 0)),
+                ir.Constant(_V16, ir.Undefined),
+                ir.Constant(ir.VectorType(_I32, 16), [0] * 16),
+            )
+            span = builder.sub(_const16([52] * 16), low_vec)
+            wrong = builder.icmp_unsigned(">=", builder.sub(cards, low_vec), span)
+            # No card twice in a row: each card against the cards d = 1 .. k // 2 places
+            # on, cyclically within the row's k, which meets every pair. One test of the
+            # pair's bytes for both rules.
+            undef16 = ir.Constant(_V16, ir.Undefined)
+            for d in range(1, num_cards // 2 + 1):
+                turned = builder.shuffle_vector(
+                    cards,
+                    undef16,
+                    ir.Constant(
+                        ir.VectorType(_I32, 16),
+                        [
+                            8 * (p // 8) + (p % 8 + d) % num_cards if in_row[p] else p
+                            for p in range(16)
+                        ],
+                    ),
+                )
+                wrong = builder.or_(wrong, builder.icmp_unsigned("==", cards, turned))
+            valid = ir.Constant(ir.VectorType(_I1, 16), [int(v) for v in in_row])
+            bad = builder.call(reduce_or16, [builder.and_(wrong, valid)])
+        # pshufb indexes: the rank (or the suit) of each card, 0x80 (a zero) past the row.
+        past = _const16([0 if v else 0x80 for v in in_row])
+        rank_index = builder.or_(
+            builder.and_(builder.lshr(cards, _const16([2] * 16)), _const16([0x0F] * 16)), past
+        )
+        suit_index = builder.or_(builder.and_(cards, _const16([3] * 16)), past)
+        keys = ir.Constant(_V32, ir.Undefined)
+        for r in range(LANES):
+            keys = builder.insert_element(
+                keys, builder.extract_value(args[2], r), ir.Constant(_I32, r)
+            )
+        planes = [
+            builder.trunc(builder.lshr(keys, _splat(8 * b)), _V16) for b in range(3)
+        ]  # the rank keys' bytes 0, 1, 2 (each key is below 2^24)
+        # A 4-bit counter per suit, as the scalar key's: suits 0 and 1 in one byte plane,
+        # 2 and 3 in the other (at most 7 cards: no carry).
+        suit_a = _const16([1, 16, 0, 0] + [0] * 12)
+        suit_b = _const16([0, 0, 1, 16] + [0] * 12)
+        pshufb = cgutils.get_or_insert_function(
+            module, ir.FunctionType(_V16, [_V16, _V16]), "llvm.x86.ssse3.pshuf.b.128"
+        )
+        psadbw = cgutils.get_or_insert_function(
+            module, ir.FunctionType(_V2x64, [_V16, _V16]), "llvm.x86.sse2.psad.bw"
+        )
+        zero = _const16([0] * 16)
+
+        def row_sum(table: ir.Value, index: ir.Value) -> ir.Value:
+            return builder.call(psadbw, [builder.call(pshufb, [table, index]), zero])
+
+        def shifted(value: ir.Value, bits: int) -> ir.Value:
+            return builder.shl(value, ir.Constant(_V2x64, [bits, bits]))
+
+        key = builder.add(
+            row_sum(planes[0], rank_index),
+            builder.add(
+                shifted(row_sum(planes[1], rank_index), 8),
+                shifted(row_sum(planes[2], rank_index), 16),
+            ),
+        )
+        counters = builder.add(row_sum(suit_a, suit_index), shifted(row_sum(suit_b, suit_index), 8))
+        # RULES.md §0: five of one suit (each counter biased by 3 reaches bit 3).
+        flush = builder.and_(
+            builder.add(counters, ir.Constant(_V2x64, [0x3333] * 2)),
+            ir.Constant(_V2x64, [0x8888] * 2),
+        )
+        is_flush = builder.icmp_unsigned("!=", flush, ir.Constant(_V2x64, [0, 0]))
+        word = builder.select(is_flush, ir.Constant(_V2x64, [-1, -1]), key)
+        value = context.get_constant_undef(result)
+        for r in range(PAIR_ROWS):
+            value = builder.insert_value(
+                value, builder.extract_element(word, ir.Constant(_I32, r)), r
+            )
+        return builder.insert_value(value, builder.zext(bad, _I64), PAIR_ROWS)
 
     return sig, codegen

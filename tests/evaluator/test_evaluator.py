@@ -663,9 +663,11 @@ def test_threads_evaluating_at_once_get_arrays_of_their_own() -> None:
     assert all(len(r) == 6 and all(r) for r in results.values())
 
 
-# --- The vector pass (poker_env.evaluator.simd) ----------------------------------------
-# One-byte batches of 16 rows or more take it where the CPU has AVX-512; a single row
-# (or a wider dtype) takes the row-by-row loop, so comparing the two compares the passes.
+# --- The vector passes (poker_env.evaluator.simd) --------------------------------------
+# One-byte batches of 16 rows or more take the AVX-512 pass where the CPU has AVX-512;
+# elsewhere one-byte batches of three rows or more take the pair pass (SSSE3). A single
+# row (or a wider dtype) takes the row-by-row loop, so comparing the two compares the
+# passes.
 
 
 def _flush_heavy_hands(rng: np.random.Generator, n: int, k: int, deck: str) -> np.ndarray:
@@ -715,8 +717,9 @@ def test_the_vector_pass_ranks_every_batch_as_the_row_by_row_loop(deck: str, ita
         rows = [evaluate(h, deck=deck, flush_beats_full_house=italian) for h in hands]
         one_by_one = np.array(rows, dtype=np.int32)
         assert np.array_equal(one_by_one, [eval_cards(h, tables) for h in hands])
-        # Sizes around the block of 16 and the chunk of 4,096 rows (the last block overlaps).
-        for n in (16, 17, 31, 32, 33, 4095, 4096, 4097, 4111, 4112, 8192 + 15, 9000):
+        # Sizes around the pair (the last pair overlaps; the last two rows go through the
+        # loop), the block of 16 and the chunk of 4,096 rows (the last block overlaps).
+        for n in (3, 4, 5, 6, 7, 16, 17, 31, 32, 33, 4095, 4096, 4097, 4111, 4112, 8207, 9000):
             for validate in (True, False):
                 got = evaluate(
                     hands[:n], deck=deck, flush_beats_full_house=italian, validate=validate
@@ -736,7 +739,7 @@ def test_the_vector_check_names_the_same_first_bad_row_as_a_slow_check() -> None
         for k in (5, 6, 7):
             hands = _random_hands(rng, 4200, k, deck)
             for trial in range(60):
-                n = int(rng.choice([16, 23, 40, 4111, 4200]))
+                n = int(rng.choice([3, 4, 5, 16, 23, 40, 4111, 4200]))
                 batch = hands[rng.permutation(len(hands))[:n]].copy()
                 kind = trial % 4
                 row = int(rng.integers(n))
@@ -758,3 +761,89 @@ def test_the_vector_check_names_the_same_first_bad_row_as_a_slow_check() -> None
                     evaluate(batch, deck=deck)
                 with pytest.raises(ValueError, match=f"^row {row}: "):
                     evaluate(batch.astype(np.int64), deck=deck)  # the row-by-row check agrees
+
+
+def _cpu_flags() -> set[str]:
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def test_the_pair_pass_is_taken_where_the_cpu_has_ssse3_and_no_avx512() -> None:
+    from poker_env.evaluator import kernels
+
+    flags = _cpu_flags()
+    if not flags:
+        pytest.skip("no CPU flags in /proc/cpuinfo")
+    avx512 = {"avx512f", "avx512bw"} <= flags
+    assert kernels.PAIRS == ("ssse3" in flags and not avx512)
+
+
+def _pair_pass_against_the_loop(seed: int) -> None:
+    # Every batch kernel (one thread, threads, checked or not) on one-byte hands against
+    # the row-by-row loop run directly, both decks and orders, 5-7 cards, flush-heavy
+    # hands; batch sizes around the pair and the threads' blocks of 8,192 rows.
+    from poker_env.evaluator import kernels
+    from poker_env.evaluator.core import _hash_for, card_pairs
+
+    rng = np.random.default_rng(seed)
+    for deck in ("standard", "short"):
+        pairs = card_pairs(deck)
+        for italian in (False, True):
+            for k in (5, 6, 7):
+                hands = _flush_heavy_hands(rng, 20_000, k, deck)
+                h = _hash_for(hands, deck, italian)
+                loop = np.empty(len(hands), dtype=np.int32)
+                assert kernels._loop_rows_checked(hands, 0, len(hands), pairs, h, loop) == -1
+                for n in (3, 4, 5, 8191, 8192, 8193, 16_385, 20_000):
+                    batch = hands[:n]
+                    for kernel in (kernels.eval_batch, kernels.eval_batch_parallel):
+                        got = np.full(n, -1, dtype=np.int32)
+                        kernel(batch, pairs, h, got)
+                        assert np.array_equal(got, loop[:n]), (deck, italian, k, n, kernel)
+                    for checked in (
+                        kernels.eval_batch_checked,
+                        kernels.eval_batch_checked_parallel,
+                    ):
+                        got = np.full(n, -1, dtype=np.int32)
+                        assert checked(batch, pairs, h, got) == -1
+                        assert np.array_equal(got, loop[:n]), (deck, italian, k, n, checked)
+
+
+def test_the_pair_pass_ranks_every_batch_as_the_row_by_row_loop() -> None:
+    from poker_env.evaluator import kernels
+
+    if not kernels.PAIRS:
+        pytest.skip("the pair pass is not taken on this CPU (see the next test)")
+    _pair_pass_against_the_loop(41)
+
+
+@pytest.mark.slow
+def test_the_pair_pass_on_an_avx512_cpu_compiled_as_for_one_without() -> None:
+    # Where this CPU has AVX-512 its batches take the AVX-512 pass: the pair pass is
+    # checked in a process whose numba compiles for an AVX2 CPU (Haswell's features).
+    import os
+    import subprocess
+    import sys
+
+    flags = _cpu_flags()
+    if not ({"avx512f", "avx512bw"} <= flags):
+        pytest.skip("no AVX-512 here: the pair pass is the one taken, tested above")
+    features = "+sse2,+sse3,+ssse3,+sse4.1,+sse4.2,+popcnt,+avx,+avx2,+bmi,+bmi2,+lzcnt,+fma,+f16c"
+    env = dict(os.environ, NUMBA_CPU_NAME="haswell", NUMBA_CPU_FEATURES=features)
+    code = (
+        "from poker_env.evaluator import kernels\n"
+        "assert kernels.PAIRS and not kernels.SIMD\n"
+        "from tests.evaluator.test_evaluator import _pair_pass_against_the_loop\n"
+        "_pair_pass_against_the_loop(42)\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr[-3000:]

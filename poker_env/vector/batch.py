@@ -146,9 +146,12 @@ class FreshArrays:
         """A buffer nobody else holds (see the class docstring); contents left over."""
         for j in range(len(self._arrays)):
             if self._refs(j) <= self._own:
-                if self._arrays[j].flags.writeable:
-                    return self._arrays[j]
-                # Made read-only by a caller who then dropped it: not ours to write.
+                a = self._arrays[j]
+                if a.flags.writeable and a.shape == self.shape and a.dtype == self.dtype:
+                    return a
+                # Made read-only, or reshaped or retyped in place, by a caller who then
+                # dropped it: not ours to write.
+                del a
                 del self._arrays[j]
                 break
         a = np.empty(self.shape, self.dtype)

@@ -48,3 +48,18 @@ def test_a_buffer_made_read_only_is_never_written() -> None:
     del a
     b = buffers.take()
     assert b.flags.writeable and dropped() is not b
+
+
+def test_a_buffer_reshaped_or_retyped_in_place_is_never_taken_again() -> None:
+    # A caller may change a handed-out array's shape or dtype in place, then drop it:
+    # the next buffer still has the shape and dtype the env writes.
+    buffers = FreshArrays((4, 3), np.float32)
+    a = buffers.take()
+    a.shape = (3, 4)
+    del a
+    b = buffers.take()
+    assert b.shape == (4, 3) and b.dtype == np.float32
+    b.dtype = np.int32
+    del b
+    c = buffers.take()
+    assert c.shape == (4, 3) and c.dtype == np.float32

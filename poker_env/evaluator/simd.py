@@ -296,8 +296,8 @@ def key_pair(
     sum, or -1 where it holds five cards of one suit.
 
     The pair is read as 16 bytes from its first card: the caller keeps the last two
-    rows of ``hands`` out of every pair (a pair of rows ``0 .. n - 3`` ends its 16 bytes
-    inside the array for ``k >= 5``). ``rank_keys``: 16 uint32, the
+    rows of ``hands`` out of every pair (a pair starting at row ``n - 4`` or before
+    ends its 16 bytes inside the array for ``k >= 4``). ``rank_keys``: 16 uint32, the
     rank key of each rank (zero outside the deck; every key below 2^24); ``min_card``:
     the deck's lowest card. ``k`` (5, 6 or 7) and ``check`` must be constants. With
     ``check``, ``bad`` is 1 when a row is not ``k`` distinct cards of the deck (every

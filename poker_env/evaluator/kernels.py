@@ -360,6 +360,17 @@ def full_ranks(low: NDArray[np.integer], swap: bool, out: NDArray[np.int32]) -> 
 
 
 @njit(inline="always", _nrt=False)
+def _flush_entry(flush: np.uint64, mask: np.uint64, flush_table: NDArray[np.integer]) -> np.int64:
+    # The flush table's entry of a hand whose suit flags `flush` are not zero (RULES.md
+    # §0: five of one suit; at most one suit can hold five of seven): its flag is bit
+    # 51 + 4 * suit, found by one leading-zero count (as OMPEval does; three compares
+    # held three 64-bit constants in registers), and that suit's 13 mask bits index
+    # the table.
+    shift = (np.uint64(12) - _leading_zeros(flush)) << np.uint64(2)
+    return np.int64(flush_table[np.int64(mask >> shift) & 0x1FFF])
+
+
+@njit(inline="always", _nrt=False)
 def _rows_k(
     hands: NDArray[np.integer],
     k: int,
@@ -389,11 +400,7 @@ def _rows_k(
             return i
         flush = (key + _SUIT_BIAS) & _FLUSH_BITS
         if flush != np.uint64(0):
-            # RULES.md §0: five of one suit; at most one suit can hold five of seven.
-            # Its flag is bit 51 + 4 * suit, found by one leading-zero count (as
-            # OMPEval does; three compares held three 64-bit constants in registers).
-            shift = (np.uint64(12) - _leading_zeros(flush)) << np.uint64(2)
-            low = np.int64(flush_table[np.int64(mask >> shift) & 0x1FFF])
+            low = _flush_entry(flush, mask, flush_table)
         else:
             low = _hashed(np.int64(key & _LOW32), row_offsets, rank_table)
         out[i] = _full_rank(low, swap, rank_table)
@@ -559,9 +566,7 @@ def _flush_low(
     for j in range(hands.shape[1]):
         acc = _add_pair(acc, pairs, _low_byte(hands, i, j))
     key, mask = acc
-    flush = (key + _SUIT_BIAS) & _FLUSH_BITS
-    shift = (np.uint64(12) - _leading_zeros(flush)) << np.uint64(2)
-    return np.int64(h.flush[np.int64(mask >> shift) & 0x1FFF])
+    return np.int64(_flush_entry((key + _SUIT_BIAS) & _FLUSH_BITS, mask, h.flush))
 
 
 @njit(inline="always", _nrt=False)

@@ -318,11 +318,17 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         if over:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._rewards_zero = False
-            ended = self._end_hand()
+            ended, finished = self._end_hand()
             # As _accumulate_rewards (the rewards are 0.0 when no hand ended: nothing to add).
             cumulative = self._cumulative_rewards
             for name, reward in self.rewards.items():
                 cumulative[name] += reward
+            if finished:
+                # Every agent terminated and no hand dealt: finish_hand left no seat to
+                # act (what _observe_to_act would read), and every agent is done.
+                self._select(-1, -1, ended)
+                self._deads_step_first()
+                return
             self._select(*self._observe_to_act(), ended)
             # Only a hand's end terminates agents (step(None) removes them before any
             # other step): no done agent to select otherwise.
@@ -334,8 +340,9 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
                 self._rewards_zero = True
             self._select(legal_seat, to_act, ())
 
-    def _end_hand(self) -> tuple[HandResult, ...]:
-        """Close the decided hand (and any next one decided at once); their results."""
+    def _end_hand(self) -> tuple[tuple[HandResult, ...], bool]:
+        """Close the decided hand (and any next one decided at once): their results, and
+        whether the episode is over (every agent terminated, no hand dealt)."""
         s = self._s
         n = len(self.possible_agents)
         ended: list[HandResult] = []
@@ -359,19 +366,20 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
                 infos[a]["last_hand"] = last
             self._hands_left -= 1
             changed = self._finish_fn.call(s, True)  # RULES.md §3: busted players leave
-            status = s[K.STATUS : K.STATUS + n].tolist()
-            seated = [q for q in range(n) if status[q] == K.SEATED]
+            if self._hands_left > 0:
+                status = s[K.STATUS : K.STATUS + n].tolist()
+                seated = [q for q in range(n) if status[q] == K.SEATED]
             if self._hands_left <= 0 or len(seated) < 2:
                 for a in self.agents:
                     terminations[a] = True
-                return tuple(ended)
+                return tuple(ended), True
             for a in self.agents:
                 if seats[a] not in seated:
                     terminations[a] = True
             self._deal(changed)
             # Blinds can put everyone all-in: such a hand is decided at once.
             if s[K.PHASE] != K.PHASE_OVER:
-                return tuple(ended)
+                return tuple(ended), False
 
     def render(self) -> str | NDArray[np.uint8] | None:
         if self.render_mode == "rgb_array":

@@ -268,10 +268,10 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
                 f"{agent}: not an action of the space Discrete({n})",
             )
         replaced = False
-        mask = self._mask(seat)
-        if not mask[a]:
+        if seat != self._act_seat or not self._ones[a]:  # what _mask(seat) would say
             # Not reached in Red Dog (the seat to act may play every index): the
             # convention every env shares (../shared/STYLE.md "Illegal actions").
+            mask = self._mask(seat)
             if self.illegal_action == "raise":
                 raise IllegalActionError(
                     a,
@@ -331,7 +331,6 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
             # mask changes (the seat that was to act and the seat to act now).
             ante, base = self.config.ante, self._base
             rewards, cumulative = self.rewards, self._cumulative_rewards
-            seated = v[2 + p : 2 + 2 * p]
             for a, s in pairs:
                 c = v[2 + s]
                 b = base[s]
@@ -342,20 +341,24 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
                     cumulative[a] += r
                 else:  # (c - b) / ante is 0.0: adding it changes no cumulative reward
                     rewards[a] = 0.0
-                if over or not seated[s]:
+                if over or not v[2 + p + s]:  # the game's end, or the seat left
                     terminations[a] = dead = True
-                info = infos[a]
-                if s == acted:
-                    opp[s] = info["opponent_actions"] = ()
-                    info["illegal_action"] = replaced[s]
-                    info["last_bet"] = last_own[s]
-                else:
-                    opp[s] = info["opponent_actions"] = opp[s] + tail
-                if s == act:
-                    if s != prev:
-                        info["action_mask"] = self._ones.copy()
-                elif s == prev:
-                    info["action_mask"] = self._zeros.copy()
+                if s != acted:
+                    opp[s] = infos[a]["opponent_actions"] = opp[s] + tail
+            names = self.possible_agents
+            info = infos[names[acted]]
+            opp[acted] = info["opponent_actions"] = ()
+            info["illegal_action"] = replaced[acted]
+            info["last_bet"] = last_own[acted]
+            if act != prev:
+                if act >= 0:
+                    changed = infos.get(names[act])
+                    if changed is not None:
+                        changed["action_mask"] = self._ones.copy()
+                if prev >= 0:
+                    changed = infos.get(names[prev])
+                    if changed is not None:
+                        changed["action_mask"] = self._zeros.copy()
         if not over:
             self.agent_selection = self.possible_agents[act]
         else:

@@ -169,15 +169,12 @@ def test_a_masked_out_action_forfeits_in_passive_mode_and_raises_in_raise_mode(
     # the mask is changed here to exercise the shared convention.
     env = RedDogAECEnv(num_players=3, illegal_action=mode)
     env.reset(seed=5)
-    original = env._mask
-
-    def mask_without_4(seat: int) -> NDArray[np.int8]:
-        m = original(seat).copy()
-        m[4] = 0
-        return m
-
-    monkeypatch.setattr(env, "_mask", mask_without_4)
+    # The mask of the seat to act (_mask's, and the one observe and the infos copy).
+    ones = env._ones.copy()
+    ones[4] = 0
+    monkeypatch.setattr(env, "_ones", ones)
     agent = env.agent_selection
+    assert env.observe(agent)["action_mask"].tolist() == [1, 1, 1, 1, 0, 1][: ones.size]
     if mode == "raise":
         before = snapshot(env)
         with pytest.raises(IllegalActionError, match="masked out"):

@@ -52,6 +52,14 @@ __all__ = ["DrawAECEnv", "env"]
 
 AGENTS = ("human", "computer")  # written out in _infos and step
 _REFILL_AT = L.BUF_SIZE - L.BUF_MARGIN  # RandomBuffer.refill_if_low refills above this
+# What a step reads, as module names (one lookup each instead of two).
+_S_CURSOR, _S_HAND_NO, _S_TO_ACT = L.S_CURSOR, L.S_HAND_NO, L.S_TO_ACT
+_ADV_RECORDED, _ADV_CODE, _ADV_ILLEGAL, _ADV_DONE = (
+    enc.ADV_RECORDED,
+    enc.ADV_CODE,
+    enc.ADV_ILLEGAL,
+    enc.ADV_DONE,
+)
 
 
 class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
@@ -207,7 +215,7 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         a = action if kind is int else int(action) if kind is np.int64 else as_int(action)
         if a is None or not 0 <= a < mask.size:
             a = enc.check_action(action, mask.size, f"{agent} to act", mask)
-        illegal = not mask[a]
+        illegal = not mask.item(a)
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(
@@ -215,27 +223,27 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
                 )
             a = enc.passive_action(mask, self._num_sizes)
         self._cumulative_rewards[agent] = 0.0
-        st = self._s
-        if st[L.S_CURSOR] > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
+        st = self._s  # (.item: a Python int, compared without a numpy scalar)
+        if st.item(_S_CURSOR) > _REFILL_AT:  # RandomBuffer.refill_if_low's rule, inline
             self._rand.refill_if_low(st)
         code = self._step_fn.call(self._state, self._params, a, False, self._obs, mask)
-        recorded = code >= enc.ADV_RECORDED
-        code &= enc.ADV_CODE
-        if code == enc.ADV_ILLEGAL:  # unreachable: the mask was checked above
+        recorded = code >= _ADV_RECORDED
+        code &= _ADV_CODE
+        if code == _ADV_ILLEGAL:  # unreachable: the mask was checked above
             raise IllegalActionError(a, np.flatnonzero(mask).tolist(), f"{agent} to act")
         self.infos = self._infos(agent if illegal else None, recorded)
         r0, r1 = self._rew.tolist()
         self.rewards = {"human": r0, "computer": r1}
         if r0 or r1:
             self._rew.fill(0.0)
-        if code == enc.ADV_DONE:
+        if code == _ADV_DONE:
             self.terminations = dict.fromkeys(AGENTS, True)
             self._view_fresh = False
-        elif int(st[L.S_HAND_NO]) > self.max_hands:
+        elif st.item(_S_HAND_NO) > self.max_hands:
             self.truncations = dict.fromkeys(AGENTS, True)
             self._view_fresh = False
         else:
-            self.agent_selection = AGENTS[int(st[L.S_TO_ACT])]
+            self.agent_selection = AGENTS[st.item(_S_TO_ACT)]
             self._view_fresh = True
         # As _accumulate_rewards (self.rewards holds both agents, in this order).
         cumulative = self._cumulative_rewards

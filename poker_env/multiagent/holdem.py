@@ -299,7 +299,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
                 "not in the action space",
             )
         mask = self._legal if self._seat[agent] == self._legal_seat else self._mask(agent)
-        illegal = not mask[a]
+        illegal = not mask.item(a)
         if illegal:
             if self.illegal_action == "raise":
                 raise IllegalActionError(

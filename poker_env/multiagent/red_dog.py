@@ -268,7 +268,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
                 f"{agent}: not an action of the space Discrete({n})",
             )
         replaced = False
-        if seat != self._act_seat or not self._ones[a]:  # what _mask(seat) would say
+        if seat != self._act_seat or not self._ones.item(a):  # what _mask(seat) would say
             # Not reached in Red Dog (the seat to act may play every index): the
             # convention every env shares (../shared/STYLE.md "Illegal actions").
             mask = self._mask(seat)

@@ -238,7 +238,8 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
     def _mask(self, seat: int) -> NDArray[np.int8]:
         # Every index for the seat to act (RULES.md §2: any bet size may be played),
         # none for the others and once the game is over. The env's own array, not a
-        # copy: what step() checks; observe() and the infos hand out copies.
+        # copy; observe() and the infos hand out copies. step() reads the same two
+        # things inline (the seat to act, then _ones), and calls this for a refusal.
         return self._ones if seat == self._act_seat else self._zeros
 
     def step(self, action: int | None) -> None:

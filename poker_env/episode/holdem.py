@@ -70,6 +70,7 @@ __all__ = [
     "aec_deal",
     "aec_new_table",
     "aec_observe_to_act",
+    "aec_start",
     "apply_index",
     "encode",
     "holdem_params",
@@ -947,3 +948,26 @@ def aec_new_table(s: np.ndarray, num_seats: int, stack: int) -> None:  # pragma:
     for q in range(num_seats):
         s[K.STATUS + q] = K.SEATED
         s[K.STACK + q] = stack
+
+
+@njit(cache=True, _nrt=False)
+def aec_start(
+    s: np.ndarray,
+    num_seats: int,
+    stack: int,
+    rng_state: int,
+    rng_next32: int,
+    deck: np.ndarray,
+    tables: EvalTables,
+    fractions: np.ndarray,
+    legal: np.ndarray,
+    amounts: np.ndarray,
+    scale: float,
+    obs: np.ndarray,
+) -> tuple[int, int]:  # pragma: no cover - compiled
+    """An episode's start in one call: :func:`aec_new_table`, the first hand
+    (:func:`aec_deal`, the seats changed) and :func:`aec_observe_to_act`, whose pair
+    it returns."""
+    aec_new_table(s, num_seats, stack)
+    aec_deal(s, True, rng_state, rng_next32, deck, tables)
+    return aec_observe_to_act(s, fractions, legal, amounts, scale, obs)  # type: ignore[no-any-return]

@@ -40,6 +40,7 @@ class DirectAEC:
     """
 
     observe: Callable[[str], dict[str, NDArray[Any]]]
+    possible_agents: list[str]
     agents: list[str]
     agent_selection: str
     rewards: dict[str, float]
@@ -48,6 +49,30 @@ class DirectAEC:
     truncations: dict[str, bool]
     infos: dict[str, dict[str, Any]]
     _skip_agent_selection: str | None
+    _zero_dict: dict[str, float]
+    _false_dict: dict[str, bool]
+
+    def _start_dicts(self) -> None:
+        """``rewards`` and ``_cumulative_rewards`` (0.0), ``terminations`` and
+        ``truncations`` (False) of every possible agent, as a reset sets them: copies
+        of dicts made once (a dict's copy costs a fifth of ``dict.fromkeys``)."""
+        zeros = self.__dict__.get("_zero_dict")
+        if zeros is None:
+            zeros = self._zero_dict = dict.fromkeys(self.possible_agents, 0.0)
+            self._false_dict = dict.fromkeys(self.possible_agents, False)
+        falses = self._false_dict
+        self.rewards = zeros.copy()
+        self._cumulative_rewards = zeros.copy()
+        self.terminations = falses.copy()
+        self.truncations = falses.copy()
+
+    def _zero_rewards(self) -> dict[str, float]:
+        """``dict.fromkeys(self.agents, 0.0)``, a copy where every agent is left."""
+        agents = self.agents
+        zeros = self.__dict__.get("_zero_dict")
+        if zeros is not None and len(agents) == len(zeros):
+            return zeros.copy()  # self.agents is possible_agents, in its order
+        return dict.fromkeys(agents, 0.0)
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         """PettingZoo's ``agent_iter`` (the same agents; see :class:`_AgentIterable`)."""

@@ -154,10 +154,7 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         code = self._reset_fn.call(self._state, self._params, self._obs, self._mask)
         self._view_fresh = (code & enc.ADV_CODE) == enc.ADV_AGENT
         self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
+        self._start_dicts()
         self.infos: dict[str, dict[str, Any]] = self._infos(None, code >= enc.ADV_RECORDED)
         self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
 

@@ -164,7 +164,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._act_fn = KernelEntry(E.aec_act)
         self._to_act_fn = KernelEntry(E.aec_observe_to_act)
         self._encode_fn = KernelEntry(E.encode)
-        self._new_table_fn = KernelEntry(E.aec_new_table)
+        self._start_fn = KernelEntry(E.aec_start)
         self._finish_fn = KernelEntry(K.finish_hand)
 
     # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
@@ -174,7 +174,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         "_encode_fn",
         "_rng_ptrs",
         "_deal_fn",
-        "_new_table_fn",
+        "_start_fn",
         "_finish_fn",
     )
 
@@ -189,22 +189,33 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._rng_ptrs = pointers(self._rng)
-        n = len(self.possible_agents)
-        s = self._s
-        self._new_table_fn.call(s, n, self._stack)
+        # A new table, its first hand (the draws _deal makes) and the mask and
+        # observation of the seat to act (_observe_to_act's), in one compiled call.
+        state, next32 = self._rng_ptrs
+        legal, zeros = self._legal, self._zeros
+        legal_seat, to_act = self._start_fn.call(
+            self._s,
+            len(self.possible_agents),
+            self._stack,
+            state,
+            next32,
+            self._deck,
+            self._tables,
+            self.fractions,
+            legal,
+            self._amounts,
+            self._scale,
+            self._next_obs,
+        )
+        if self.evaluator_features:  # drawn after the deal, as _deal draws it
+            self._feature_seed[0] = np.uint64(self._rng.integers(0, 2**63))
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._start_dicts()
         # Whether every reward is 0.0 (a step makes a new dict only after a hand's end).
         self._rewards_zero = True
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
         self._last_hand = None
         self._hands_left = self.hands_per_episode
         self._hands_ended_set = False  # whether some info's hands_ended is not ()
-        self._deal(changed=True)
-        legal_seat, to_act = self._observe_to_act()
-        legal, zeros = self._legal, self._zeros
         self.infos: dict[str, dict[str, Any]] = {
             a: {
                 "illegal_action": False,
@@ -241,8 +252,14 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         if to_act >= 0:
             self.agent_selection = self.possible_agents[to_act]
         else:
-            live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
-            self.agent_selection = live[0] if live else (self.agents[0] if self.agents else "")
+            # The first agent not done; else the first agent (its dead step is next).
+            terminations, truncations = self.terminations, self.truncations
+            for a in self.agents:
+                if not (terminations[a] or truncations[a]):
+                    self.agent_selection = a
+                    break
+            else:
+                self.agent_selection = self.agents[0] if self.agents else ""
         if ended is None:  # reset: the infos hold their masks already
             return
         infos, names = self.infos, self.possible_agents
@@ -316,7 +333,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         # A new rewards dict when a hand ends (its rewards go in it) and at the step
         # after (zeros again); the all-zero dict of a quiet step is kept, never written.
         if over:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards = self._zero_rewards()
             self._rewards_zero = False
             ended, finished = self._end_hand()
             # As _accumulate_rewards (the rewards are 0.0 when no hand ended: nothing to add).
@@ -336,9 +353,23 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
                 self._deads_step_first()
         else:
             if not self._rewards_zero:
-                self.rewards = dict.fromkeys(self.agents, 0.0)
+                self.rewards = self._zero_rewards()
                 self._rewards_zero = True
-            self._select(legal_seat, to_act, ())
+            if to_act < 0 or self._hands_ended_set:
+                self._select(legal_seat, to_act, ())
+                return
+            # _select(legal_seat, to_act, ()) when a seat is to act and no info shows an
+            # ended hand (the common step), inline: the next agent and the two masks.
+            prev = self._legal_seat
+            self._legal_seat = legal_seat
+            names, infos = self.possible_agents, self.infos
+            self.agent_selection = names[to_act]
+            if prev >= 0 and prev != legal_seat:
+                info = infos.get(names[prev])
+                if info is not None:
+                    info["action_mask"] = self._zeros.copy()
+            if legal_seat >= 0:
+                infos[names[legal_seat]]["action_mask"] = legal.copy()
 
     def _end_hand(self) -> tuple[tuple[HandResult, ...], bool]:
         """Close the decided hand (and any next one decided at once): their results, and

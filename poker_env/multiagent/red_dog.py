@@ -207,10 +207,7 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         )
         self._started = True
         self.agents = list(self.possible_agents)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        self._start_dicts()
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._base = [self.config.starting_chips] * self.config.num_players
         p = self.config.num_players

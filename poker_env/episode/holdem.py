@@ -67,6 +67,7 @@ __all__ = [
     "HoldemTables",
     "action_mask",
     "aec_act",
+    "aec_close_hand",
     "aec_deal",
     "aec_new_table",
     "aec_observe_to_act",
@@ -971,3 +972,22 @@ def aec_start(
     aec_new_table(s, num_seats, stack)
     aec_deal(s, True, rng_state, rng_next32, deck, tables)
     return aec_observe_to_act(s, fractions, legal, amounts, scale, obs)  # type: ignore[no-any-return]
+
+
+@njit(cache=True, _nrt=False)
+def aec_close_hand(s: np.ndarray, row: np.ndarray, won: np.ndarray) -> int:  # pragma: no cover
+    """Close the decided hand of table row ``s`` in one call: its first ``row.size``
+    entries into ``row`` (a :class:`~poker_env.episode.holdem_result.HandResult`'s
+    copy), each seat's chips won (stack less the hand's starting stack) into ``won``,
+    then :func:`~poker_env.games.holdem_kernels.finish_hand` (busted players leave).
+
+    Returns finish_hand's changed flag (1 or 0), or -1 (nothing written) when the row's
+    hand is not decided (phase not over).
+    """
+    if s[K.PHASE] != K.PHASE_OVER:
+        return -1
+    for i in range(row.size):
+        row[i] = s[i]
+    for q in range(won.size):
+        won[q] = s[K.STACK + q] - s[K.START_STACK + q]
+    return 1 if K.finish_hand(s, True) else 0

@@ -41,7 +41,7 @@ from poker_env.evaluator import describe_hand, hand_name
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES
 
-__all__ = ["HandResult", "SeatResult", "hand_result"]
+__all__ = ["RESULT_ROW_SIZE", "HandResult", "SeatResult", "hand_result"]
 
 # How a seat's hand ended.
 SHOWDOWN = "showdown"  # shown at the showdown (RULES.md §3: revealed and named)
@@ -49,7 +49,10 @@ UNCONTESTED = "uncontested"  # the last player in: wins without showing
 FOLDED = "folded"
 LEFT = "left"  # left mid-hand (RULES.md §3 "escape"), penalty paid
 
-_ROW_END = K.BOARD + 5
+#: The entries of a table row a :class:`HandResult` keeps: every field it reads lies
+#: before the board's end (the deck is not needed).
+RESULT_ROW_SIZE = K.BOARD + 5
+_ROW_END = RESULT_ROW_SIZE
 _OUTCOME = {K.ACTIVE: UNCONTESTED, K.ALLIN: UNCONTESTED, K.FOLDED: FOLDED, K.LEFT: LEFT}
 
 
@@ -220,7 +223,7 @@ class HandResult:
 def hand_result(s: NDArray[np.integer], hand: int) -> HandResult:
     """The result of the hand decided in table row ``s`` (phase over, before its end is
     processed: folds and leavers still marked), numbered ``hand``. The row is copied."""
-    if s[K.PHASE] != K.PHASE_OVER:
+    if s.item(K.PHASE) != K.PHASE_OVER:  # a Python int (no numpy scalar to compare)
         raise ValueError(f"a hand result needs a decided hand (phase over), got {s[K.PHASE]}")
     # Every field a result reads lies before the board's end (the deck is not needed).
     return HandResult(s[:_ROW_END].copy(), hand)

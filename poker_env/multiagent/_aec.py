@@ -56,7 +56,7 @@ class DirectAEC:
         """``rewards`` and ``_cumulative_rewards`` (0.0), ``terminations`` and
         ``truncations`` (False) of every possible agent, as a reset sets them: copies
         of dicts made once (a dict's copy costs a fifth of ``dict.fromkeys``)."""
-        zeros = self.__dict__.get("_zero_dict")
+        zeros: dict[str, float] | None = self.__dict__.get("_zero_dict")
         if zeros is None:
             zeros = self._zero_dict = dict.fromkeys(self.possible_agents, 0.0)
             self._false_dict = dict.fromkeys(self.possible_agents, False)
@@ -69,7 +69,7 @@ class DirectAEC:
     def _zero_rewards(self) -> dict[str, float]:
         """``dict.fromkeys(self.agents, 0.0)``, a copy where every agent is left."""
         agents = self.agents
-        zeros = self.__dict__.get("_zero_dict")
+        zeros: dict[str, float] | None = self.__dict__.get("_zero_dict")
         if zeros is not None and len(agents) == len(zeros):
             return zeros.copy()  # self.agents is possible_agents, in its order
         return dict.fromkeys(agents, 0.0)

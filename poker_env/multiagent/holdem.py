@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 
 from poker_env.bitgen import pointers
 from poker_env.episode import holdem as E
-from poker_env.episode.holdem_result import HandResult, hand_result
+from poker_env.episode.holdem_result import RESULT_ROW_SIZE, HandResult
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import KernelEntry
 from poker_env.games import holdem_kernels as K
@@ -23,6 +23,10 @@ from poker_env.render.holdem import holdem_aec_text, holdem_picture
 __all__ = ["HoldemAECEnv", "env"]
 
 PASSIVE_ACTION = 1  # check/call: legal whenever a seat is to act
+
+
+# An info's entries at an episode's start, before its "action_mask".
+_INFO_START: dict[str, Any] = {"illegal_action": False, "last_hand": None, "hands_ended": ()}
 
 
 class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
@@ -154,6 +158,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         # next); empty with the evaluator features, which observe() adds itself.
         self._next_obs = np.zeros(0 if self.evaluator_features else size, np.float32)
         self._deck = np.zeros(52, dtype=np.int64)  # the compiled deal's scratch deck
+        self._won = np.zeros(n, dtype=np.int64)  # the chips each seat won in a hand
         self._make_entries()
 
     def _make_entries(self) -> None:
@@ -165,7 +170,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._to_act_fn = KernelEntry(E.aec_observe_to_act)
         self._encode_fn = KernelEntry(E.encode)
         self._start_fn = KernelEntry(E.aec_start)
-        self._finish_fn = KernelEntry(K.finish_hand)
+        self._close_fn = KernelEntry(E.aec_close_hand)
 
     # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
     _ENTRIES = (
@@ -175,7 +180,7 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         "_rng_ptrs",
         "_deal_fn",
         "_start_fn",
-        "_finish_fn",
+        "_close_fn",
     )
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -216,15 +221,13 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._last_hand = None
         self._hands_left = self.hands_per_episode
         self._hands_ended_set = False  # whether some info's hands_ended is not ()
-        self.infos: dict[str, dict[str, Any]] = {
-            a: {
-                "illegal_action": False,
-                "last_hand": None,
-                "hands_ended": (),
-                "action_mask": legal.copy() if q == legal_seat else zeros.copy(),
-            }
-            for q, a in enumerate(self.agents)
-        }
+        # Each agent's info: a copy of _INFO_START (keys in this order), then its mask.
+        infos: dict[str, dict[str, Any]] = {}
+        for q, a in enumerate(self.agents):
+            info = _INFO_START.copy()
+            info["action_mask"] = legal.copy() if q == legal_seat else zeros.copy()
+            infos[a] = info
+        self.infos = infos
         self._select(legal_seat, to_act, None)
 
     def _deal(self, changed: bool) -> None:
@@ -384,19 +387,21 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
             self._seat,
         )
         while True:
-            base = float(s[K.BASE])
-            stacks = s[K.STACK : K.STACK + n].tolist()
-            starts = s[K.START_STACK : K.START_STACK + n].tolist()
+            base = s.item(K.BASE)  # a Python int: x / base is x / float(base)
+            # The result's copy of the row, the chips each seat won, then finish_hand
+            # (RULES.md §3: busted players leave), in one compiled call.
+            row = np.empty(RESULT_ROW_SIZE, np.int64)
+            changed = self._close_fn.call(s, row, self._won)
+            assert changed >= 0, "only a decided hand is closed"
+            won = self._won.tolist()
             for a in self.agents:
-                q = seats[a]
-                rewards[a] += float(stacks[q] - starts[q]) / base
-            # Read before finish_hand clears the folds and leavers.
-            last = self._last_hand = hand_result(s, self.hands_per_episode - self._hands_left + 1)
+                rewards[a] += won[seats[a]] / base
+            # The row as it was before finish_hand cleared the folds and leavers.
+            last = self._last_hand = HandResult(row, self.hands_per_episode - self._hands_left + 1)
             ended.append(last)
             for a in self.agents:
                 infos[a]["last_hand"] = last
             self._hands_left -= 1
-            changed = self._finish_fn.call(s, True)  # RULES.md §3: busted players leave
             if self._hands_left > 0:
                 status = s[K.STATUS : K.STATUS + n].tolist()
                 seated = [q for q in range(n) if status[q] == K.SEATED]

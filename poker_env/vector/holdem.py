@@ -26,12 +26,42 @@ __all__ = ["HoldemVectorEnv"]
 PASSIVE_ACTION = 1  # check/call: legal whenever the agent is to act
 
 
+#: The step's outputs and the three walk arrays (:func:`_take_walk_row`'s).
+WalkOutputs = tuple[StepOutputs, NDArray[np.int64], NDArray[np.float64], NDArray[np.float64]]
+
+
+@njit(_nrt=False, nogil=True, inline="always")
+def _take_walk_row(
+    s: np.ndarray, i: int, walks: np.ndarray, chips: np.ndarray, first_chips: np.ndarray
+) -> None:  # pragma: no cover - compiled
+    # Row s's walks since the last read (count, net chips, the first one's chips) into
+    # entry i, in big blinds where chips; then cleared.
+    base = float(s[K.BASE])
+    walks[i] = s[E.WALKS]
+    chips[i] = s[E.WALK_CHIPS] / base
+    first_chips[i] = s[E.FIRST_WALK_CHIPS] / base
+    s[E.WALKS] = 0
+    s[E.WALK_CHIPS] = 0
+    s[E.FIRST_WALK_CHIPS] = 0
+
+
+@njit(_nrt=False, nogil=True, inline="always")
+def _step_row_walks(
+    i: int, a: int, st: E.HoldemTables, pr: E.HoldemParams, io: WalkOutputs
+) -> None:  # pragma: no cover - compiled
+    # E.step_row, then the row's walks taken while the row is in the cache (a pass of
+    # its own over every row after the step cost 3% of the step).
+    E.step_row(i, a, st, pr, io[0])
+    _take_walk_row(st.rows[i], i, io[1], io[2], io[3])
+
+
 @njit(cache=True, _nrt=False)
 def _step_all(
-    st: E.HoldemTables, pr: E.HoldemParams, actions: NDArray[np.int64], out: StepOutputs
+    st: E.HoldemTables, pr: E.HoldemParams, actions: NDArray[np.int64], io: WalkOutputs
 ) -> None:  # pragma: no cover - compiled
-    # Every table's agent action, random opponents (the batch loop: poker_env.vector.batch).
-    step_rows(E.step_row, st, pr, actions, out)
+    # Every table's agent action, random opponents (the batch loop: poker_env.vector.batch),
+    # and its walks.
+    step_rows(_step_row_walks, st, pr, actions, io)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -39,10 +69,10 @@ def _step_threads(
     st: E.HoldemTables,
     pr: E.HoldemParams,
     actions: NDArray[np.int64],
-    out: StepOutputs,
+    io: WalkOutputs,
     counter: NDArray[np.int64],
 ) -> None:  # pragma: no cover - compiled
-    step_chunks(E.step_row, st, pr, actions, out, counter)
+    step_chunks(_step_row_walks, st, pr, actions, io, counter)
 
 
 _FEATURE_CHUNK = 8  # tables per grab of the threaded evaluator features (~100 µs)
@@ -96,14 +126,7 @@ def _take_walks(
     """Each row's walks since the last read (count, net chips, the first one's chips),
     in big blinds where chips, then cleared: one pass over the rows."""
     for i in range(states.shape[0]):
-        s = states[i]
-        base = float(s[K.BASE])
-        walks[i] = s[E.WALKS]
-        chips[i] = s[E.WALK_CHIPS] / base
-        first_chips[i] = s[E.FIRST_WALK_CHIPS] / base
-        s[E.WALKS] = 0
-        s[E.WALK_CHIPS] = 0
-        s[E.FIRST_WALK_CHIPS] = 0
+        _take_walk_row(states[i], i, walks, chips, first_chips)
 
 
 class HoldemVectorEnv(VectorEnv):
@@ -331,14 +354,18 @@ class HoldemVectorEnv(VectorEnv):
             **self._walks(),
         }
 
-    def _walks(self) -> dict[str, NDArray[Any]]:
-        """The walks since the last reset or step (read from the rows, then cleared)."""
+    def _new_walks(self) -> dict[str, NDArray[Any]]:
+        """The info's three walk arrays, unwritten."""
         n = self.num_envs
-        out = {
+        return {
             "walks": np.empty(n, dtype=np.int64),
             "walk_reward": np.empty(n, dtype=np.float64),
             "first_walk_reward": np.empty(n, dtype=np.float64),
         }
+
+    def _walks(self) -> dict[str, NDArray[Any]]:
+        """The walks since the last reset or step (read from the rows, then cleared)."""
+        out = self._new_walks()
         self._walks_entry.call(
             self._states, out["walks"], out["walk_reward"], out["first_walk_reward"]
         )
@@ -404,16 +431,17 @@ class HoldemVectorEnv(VectorEnv):
             E.batch_observe(
                 self._states, self.fractions, float(self.params[E.P_STACK]), self._obs, self._masks
             )
+            walks = self._walks()
         else:
             # Handed out as info["final_obs"] below: a buffer nobody else holds, every
             # row written by the step (the final obs where a table finished, zeros elsewhere).
             self._final_obs = self._final_buffers.take()
-            self._step_random_opponents(acts)
+            walks = self._step_random_opponents(acts)
         self._add_features()
         info: dict[str, Any] = {
             "action_mask": self._masks.copy(),
             "illegal_action": illegal,
-            **self._walks(),
+            **walks,
         }
         if self._dones.any():
             info["final_obs"] = self._final_obs
@@ -458,12 +486,15 @@ class HoldemVectorEnv(VectorEnv):
             self._rewards, self._dones, self._truncs, self._obs, self._masks, self._final_obs
         )
 
-    def _step_random_opponents(self, acts: NDArray[np.int64]) -> None:
-        out = self._outputs()
+    def _step_random_opponents(self, acts: NDArray[np.int64]) -> dict[str, NDArray[Any]]:
+        # The step and each row's walks (_step_row_walks); returns the walks' info.
+        walks = self._new_walks()
+        io = (self._outputs(), walks["walks"], walks["walk_reward"], walks["first_walk_reward"])
         if self.num_threads == 1:
-            self._step_entry.call(self._tables_state, self._params, acts, out)
+            self._step_entry.call(self._tables_state, self._params, acts, io)
         else:
-            self._threads.run(_step_threads, self._tables_state, self._params, acts, out)
+            self._threads.run(_step_threads, self._tables_state, self._params, acts, io)
+        return walks
 
     def close(self, **kwargs: Any) -> None:
         self._threads.close()

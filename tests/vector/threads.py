@@ -23,6 +23,11 @@ def assert_same_episodes(one: Any, other: Any, seed: int, steps: int) -> None:
         obs2, rew2, term2, _, info2 = other.step(acts)
         assert np.array_equal(rew1, rew2) and np.array_equal(term1, term2)
         assert ("final_obs" in info1) == ("final_obs" in info2)
+        for key in ("illegal_action", "walks", "walk_reward", "first_walk_reward"):
+            # Taken row by row inside the threaded step (HoldemVectorEnv's walks).
+            assert (key in info1) == (key in info2), key
+            if key in info1:
+                assert np.array_equal(info1[key], info2[key]), key
         if "final_obs" in info1:
             done = info1["_final_obs"]
             assert np.array_equal(info1["final_obs"][done], info2["final_obs"][done])

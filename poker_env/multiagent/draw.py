@@ -155,11 +155,19 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         self._view_fresh = (code & enc.ADV_CODE) == enc.ADV_AGENT
         self.agents = list(AGENTS)
         self._start_dicts()
+        self._rewards_zero = True  # self.rewards holds 0.0 for both agents
+        self._plain_infos = False  # whether self.infos is what _infos(None, False) makes
         self.infos: dict[str, dict[str, Any]] = self._infos(None, code >= enc.ADV_RECORDED)
         self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
 
     def _infos(self, illegal_agent: str | None, recorded: bool) -> dict[str, dict[str, Any]]:
         # Records are decoded only when the driver wrote or updated one in this call.
+        # A step that changes nothing in them (no illegal action, no record, the infos
+        # already so) keeps the infos it has: equal dicts, never written to.
+        plain = illegal_agent is None and not recorded
+        if plain and self._plain_infos:
+            return self.infos
+        self._plain_infos = plain
         ended: tuple[enc.HandRecord, ...] = ()
         if recorded:
             num = self._rec.item(enc.RC_NUM)
@@ -230,9 +238,13 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
             raise IllegalActionError(a, np.flatnonzero(mask).tolist(), f"{agent} to act")
         self.infos = self._infos(agent if illegal else None, recorded)
         r0, r1 = self._rew.tolist()
-        self.rewards = {"human": r0, "computer": r1}
         if r0 or r1:
+            self.rewards = {"human": r0, "computer": r1}
+            self._rewards_zero = False
             self._rew.fill(0.0)
+        elif not self._rewards_zero:  # (an all-zero dict is kept from step to step)
+            self.rewards = {"human": 0.0, "computer": 0.0}
+            self._rewards_zero = True
         if code == _ADV_DONE:
             self.terminations = dict.fromkeys(AGENTS, True)
             self._view_fresh = False

@@ -175,3 +175,29 @@ def test_bad_illegal_action_option() -> None:
     with pytest.raises(ConfigError) as e:
         DrawAECEnv(illegal_action="call")
     assert e.value.field == "illegal_action"
+
+
+def test_infos_and_rewards_kept_from_an_earlier_step_never_change() -> None:
+    # A step that changes neither keeps the env's infos and all-zero rewards dicts (the
+    # same values); a step that changes them makes new dicts: a dict kept from an
+    # earlier step still shows that step (until the episode's end, where PettingZoo's
+    # dead steps remove the done agents' entries).
+    rng = np.random.default_rng(3)
+    ends = paid = steps = 0
+    for seed in range(30):
+        # Pot mode: an episode is a hand; match mode: hands until a player is broke.
+        env = DrawAECEnv(mode="pot" if seed % 2 else "match", max_hands=40)
+        env.reset(seed=seed)
+        kept: list[tuple[str, str, dict[str, dict[str, object]], dict[str, float]]] = []
+        for _agent in env.agent_iter(max_iter=3000):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                break
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            ends += any(info["hands_ended"] for info in env.infos.values())
+            paid += any(env.rewards.values())
+            kept.append((repr(env.infos), repr(env.rewards), env.infos, env.rewards))
+        steps += len(kept)
+        for infos_text, rewards_text, infos, rewards in kept:
+            assert repr(infos) == infos_text and repr(rewards) == rewards_text
+    assert ends > 50 and paid > 50 and steps > 300, (ends, paid, steps)

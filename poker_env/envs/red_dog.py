@@ -15,7 +15,6 @@ from poker_env.episode.red_dog import (
     LOG_CAPACITY,
     ActionLog,
     RedDogEnvConfig,
-    action_dict,
     action_to_bet,
     agent_done,
     collect_reward,
@@ -24,6 +23,7 @@ from poker_env.episode.red_dog import (
     env_step_table,
     new_action_log,
     obs_size,
+    own_action_dict,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import KernelEntry
@@ -393,11 +393,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         if self._has_own:
             own = 1
             r = self._log_row0.tolist()
-            last_bet: dict[str, Any] | None = {
-                "action": self._own_action,
-                "p": self._own_p,
-                **action_dict(r),
-            }
+            last_bet: dict[str, Any] | None = own_action_dict(self._own_action, self._own_p, r)
         else:
             own = 0
             last_bet = None

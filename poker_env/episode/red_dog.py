@@ -107,6 +107,7 @@ __all__ = [
     "new_action_log",
     "obs_size",
     "observation_fields",
+    "own_action_dict",
     "red_dog_params",
 ]
 
@@ -133,6 +134,25 @@ def action_dict(row: NDArray[np.int64] | Sequence[int]) -> dict[str, Any]:
     """
     r = row.tolist() if isinstance(row, np.ndarray) else row  # list indexing is faster
     return {
+        "seat": r[E_SEAT],
+        "kind": "forfeit" if r[E_KIND] == KIND_FORFEIT else "bet",
+        "amount": r[E_AMOUNT],
+        "turned_card": r[E_TURNED],
+        "won": r[E_WON] != 0,
+        "shown": tuple(r[E_SHOWN : E_SHOWN + r[E_NSHOWN]]),
+        "pot_refilled": r[E_REANTE] != 0,
+        "deal_ended": r[E_DEAL_END] != 0,
+    }
+
+
+def own_action_dict(action: int, p: float, r: list[int]) -> dict[str, Any]:
+    """An agent's own action as its ``info["last_bet"]``: ``action`` (the index it
+    played) and ``p`` (its exact win probability when it decided), then
+    :func:`action_dict`'s keys from the events row ``r`` (a list: one dict literal, no
+    merge of two dicts, for a step's sake)."""
+    return {
+        "action": action,
+        "p": p,
         "seat": r[E_SEAT],
         "kind": "forfeit" if r[E_KIND] == KIND_FORFEIT else "bet",
         "amount": r[E_AMOUNT],

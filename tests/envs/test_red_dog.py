@@ -566,3 +566,22 @@ def test_an_opponent_policy_answering_a_non_action_is_refused_naming_its_seat() 
         for seed in range(5):  # some seed has an opponent act before seat 0
             env.reset(seed=seed)
             env.step(1)
+
+
+def test_own_action_dict_is_action_dict_with_action_and_p_first() -> None:
+    # The one-literal last_bet equals the reference: action and p, then action_dict's
+    # entries, in that order (the AEC trajectories compare infos key by key).
+    from poker_env.episode.red_dog import action_dict, own_action_dict
+    from poker_env.games.red_dog_kernels import E_KIND, E_NSHOWN, NUM_EVENTS
+
+    rng = np.random.default_rng(7)
+    for _ in range(500):
+        row = rng.integers(-1, 52, NUM_EVENTS).tolist()
+        row[E_KIND] = int(rng.integers(0, 2))
+        row[E_NSHOWN] = int(rng.integers(0, 6))
+        a, p = int(rng.integers(0, 6)), float(rng.random())
+        want = {"action": a, "p": p, **action_dict(row)}
+        assert list(own_action_dict(a, p, row).items()) == list(want.items())
+        assert list(own_action_dict(a, p, row).items()) == list(
+            {"action": a, "p": p, **action_dict(np.array(row, np.int64))}.items()
+        )

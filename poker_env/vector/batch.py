@@ -127,13 +127,20 @@ class FreshArrays:
 
     Args:
         shape, dtype: the buffers'.
-        keep: buffers kept for reuse at most (those beyond are new arrays only).
+        keep: buffers kept for reuse at most: the latest ones taken (an older one
+            still held when a new one is made is left to its holder).
+        zeroed: make new buffers with zeros (else their contents are undefined): for
+            an output whose caller writes only some rows, so that the others hold
+            zeros or an earlier call's values, never undefined memory.
     """
 
-    def __init__(self, shape: tuple[int, ...], dtype: Any, keep: int = 3) -> None:
+    def __init__(
+        self, shape: tuple[int, ...], dtype: Any, keep: int = 3, zeroed: bool = False
+    ) -> None:
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self._keep = keep
+        self._new = np.zeros if zeroed else np.empty
         self._arrays: list[NDArray[Any]] = [np.empty(0, self.dtype)]
         # The count of a kept buffer that nobody else holds, read the way take reads it.
         self._own = self._refs(0)
@@ -154,7 +161,11 @@ class FreshArrays:
                 del a
                 del self._arrays[j]
                 break
-        a = np.empty(self.shape, self.dtype)
-        if len(self._arrays) < self._keep:
-            self._arrays.append(a)
+        a = self._new(self.shape, self.dtype)
+        if len(self._arrays) >= self._keep:
+            # Every kept buffer is held: the oldest becomes its holder's alone, and the
+            # newest is kept instead (a caller that keeps a few outputs for good does
+            # not leave every later call with new memory).
+            del self._arrays[0]
+        self._arrays.append(a)
         return a

@@ -40,7 +40,7 @@ from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig
 from poker_env.policy import BatchPolicy
 from poker_env.vector._threads import TableThreads
-from poker_env.vector.batch import prefetch, step_chunks, step_rows
+from poker_env.vector.batch import FreshArrays, prefetch, step_chunks, step_rows
 
 __all__ = ["DrawVectorEnv"]
 
@@ -241,8 +241,10 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         num_threads: threads for the agent step (1 = the calling thread only), sharing
             the tables out dynamically (:mod:`poker_env.vector._threads`; independent
             of numba's thread settings). Results never depend on it.
-        copy: return copies of the observation and info arrays (False: views of
-            buffers that the next step overwrites; faster).
+        copy: hand out arrays that the env never writes again: the observation and
+            final observations in buffers nobody else holds (not copies; a dropped
+            one is reused), the info arrays as copies. False: views of the env's own
+            buffers, which the next step overwrites.
         illegal_action: ``"passive"`` (default): a masked-out action plays the
             passive action (action 1: STAY / DRAW / CALL / SKIP_BUY_BACK; in the draw,
             keep all five cards) and ``info["illegal_action"]`` (an (N,) bool array)
@@ -342,6 +344,13 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._outs = StepOutputs(
             self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final
         )
+        # With copy: the observation and final-observation arrays of each reset and
+        # step, handed out as they are (a buffer nobody else holds; no copy, no new
+        # memory paged in when the caller dropped an earlier one). The final
+        # observations are written only where a table finished: elsewhere a taken
+        # buffer holds zeros or an earlier step's final observations.
+        self._obs_buffers = FreshArrays(self._obs.shape, np.float32)
+        self._final_buffers = FreshArrays(self._final.shape, np.float32, zeroed=True)
         self._act = np.zeros(N, np.int64)  # the actions played (passive replacements)
         self._illegal = np.zeros(N, np.bool_)
         self._keep_all = 2 + len(fr) + 1  # the draw's discard mask 0
@@ -365,6 +374,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
             self._reseed_buffers()
         self._refill()
         self._REC[:] = 0
+        self._take_outputs()
         _vec_reset(self._state, self._params, self._outs)
         self._rewards[:] = 0.0
         self._illegal[:] = False
@@ -381,7 +391,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         }
         if self.mode == "match":
             info["hand_no"] = self._S[:, L.S_HAND_NO].copy()
-        return self._out(self._obs), info
+        return self._obs, info
 
     def step(
         self, actions: Any
@@ -423,6 +433,7 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._rewards[:] = 0.0
         self._terms[:] = False
         self._truncs[:] = False
+        self._take_outputs()
         if self.num_threads > 1:
             self._threads.run(_step_threads, self._state, self._params, a, self._outs)
         else:
@@ -430,14 +441,14 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
         self._play_opponents()
         info = {
             "action_mask": self._out(self._masks),
-            "final_obs": self._out(self._final),
+            "final_obs": self._final,
             "_final_obs": self._terms | self._truncs,
             "illegal_action": self._illegal.copy(),
         }
         if self.mode == "match":
             info["hand_no"] = self._S[:, L.S_HAND_NO].copy()
         return (
-            self._out(self._obs),
+            self._obs,
             self._rewards.copy(),
             self._terms.copy(),
             self._truncs.copy(),
@@ -468,6 +479,18 @@ class DrawVectorEnv(gym.vector.VectorEnv[NDArray[np.float32], NDArray[np.int64],
     # ----- helpers ---------------------------------------------------------------
     def _out(self, x: NDArray[Any]) -> NDArray[Any]:
         return x.copy() if self.copy else x
+
+    def _take_outputs(self) -> None:
+        # With copy: this call's observation and final-observation buffers, taken
+        # fresh (see __init__), in the compiled step's outputs. Without: the env's
+        # own two buffers, which each call overwrites.
+        if not self.copy:
+            return
+        self._obs = self._obs_buffers.take()
+        self._final = self._final_buffers.take()
+        self._outs = StepOutputs(
+            self._rewards, self._terms, self._truncs, self._obs, self._masks, self._final
+        )
 
     def _reseed_buffers(self) -> None:
         for i, g in enumerate(self._gens):

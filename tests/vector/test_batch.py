@@ -63,3 +63,20 @@ def test_a_buffer_reshaped_or_retyped_in_place_is_never_taken_again() -> None:
     del b
     c = buffers.take()
     assert c.shape == (4, 3) and c.dtype == np.float32
+
+
+def test_buffers_held_for_good_give_way_to_newer_ones() -> None:
+    # A caller keeps the first few outputs for good, then drops each one: the later
+    # calls still reuse a buffer (the kept ones are left to the caller).
+    buffers = FreshArrays((4, 3), np.float32, keep=3)
+    held = [buffers.take() for _ in range(3)]
+    a = buffers.take()
+    dropped = weakref.ref(a)
+    del a
+    assert dropped() is not None  # the pool kept it
+    again = buffers.take()
+    assert again is dropped() and all(again is not h for h in held)
+
+
+def test_zeroed_buffers_start_as_zeros() -> None:
+    assert not FreshArrays((64, 5), np.float32, zeroed=True).take().any()

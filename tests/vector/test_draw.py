@@ -358,3 +358,33 @@ def test_the_draw_match_game_trains_the_computer_seat_on_the_match_env() -> None
     assert describe_env(vec) == describe_env(single)
     assert describe_env(vec).env_id == "poker_env/DrawMatch-v0"
     assert describe_env(DrawVectorEnv(2, deck=32)).env_id == "poker_env/FiveCardDraw-v0"
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_observations_handed_out_stay_the_callers_and_dropped_ones_are_reused(
+    threads: int,
+) -> None:
+    # copy=True hands out each step's observation and final-observation arrays as the
+    # compiled step wrote them: what a caller keeps is never written again, and what
+    # it dropped is written again (no new memory each step).
+    env = DrawVectorEnv(64, mode="match", num_threads=threads)
+    obs, info = env.reset(seed=4)
+    rng = np.random.default_rng(2)
+    kept = [(obs, obs.copy(), None, None)]
+    seen: set[int] = set()
+    finished = 0
+    for t in range(60):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, _, term, trunc, info = env.step(acts)
+        done = info["_final_obs"]
+        assert np.array_equal(done, term | trunc)
+        finished += int(done.sum())
+        if t < 20:
+            kept.append((obs, obs.copy(), info["final_obs"], info["final_obs"].copy()))
+        else:
+            seen.add(id(obs))
+    assert finished > 0
+    for o, o_copy, f, f_copy in kept:
+        assert np.array_equal(o, o_copy)
+        assert f is None or np.array_equal(f, f_copy)
+    assert len(seen) <= 3  # the steps after 20 kept nothing: a few buffers in turn

@@ -281,6 +281,46 @@ def _prefetch_row(
 
 
 @intrinsic
+def _prefetch_rows(
+    typingctx: object, hands: types.Type, row: types.Type, rows: types.Type
+) -> tuple[Signature, object]:
+    """Hint the CPU to fetch ``rows`` rows of ``hands`` from row ``row``: one prefetch
+    per 64 bytes (a hint: never faults, even past the end). ``rows`` and the row
+    length are read at run time; the loop over the lines is the only code."""
+    sig = types.void(hands, row, rows)
+    itemsize = hands.dtype.bitwidth // 8
+
+    def codegen(
+        context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
+    ) -> ir.Value:
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        i32 = ir.IntType(32)
+        i64 = ir.IntType(64)
+        byte_ptr = ir.IntType(8).as_pointer()
+        num_cols = builder.extract_value(array.shape, 1)
+        row_index = args[1] if args[1].type.width == 64 else builder.sext(args[1], i64)
+        count = args[2] if args[2].type.width == 64 else builder.sext(args[2], i64)
+        start = builder.bitcast(
+            builder.gep(array.data, [builder.mul(row_index, num_cols)]), byte_ptr
+        )
+        size = builder.mul(builder.mul(count, num_cols), ir.Constant(i64, itemsize))
+        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        prefetch = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        with cgutils.for_range_slice(builder, ir.Constant(i64, 0), size, ir.Constant(i64, 64)) as (
+            offset,
+            _,
+        ):
+            # read, low locality (x86: prefetcht2, into the outer caches), data cache
+            ptr = builder.gep(start, [offset])
+            builder.call(
+                prefetch, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 1), ir.Constant(i32, 1)]
+            )
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
 def _row_high(typingctx: object, hands: types.Type, row: types.Type) -> tuple[Signature, object]:
     """The bits above the lowest byte of the cards of row ``row``, ORed (0: none set).
 
@@ -414,6 +454,13 @@ def _rows_k(
 # `out` (a key, or a flush's rank mask with the sign bit), then _ranks_from_words turns
 # the chunk's words into ranks, one row at a time, while they are still in L1. The
 # rows after the last whole block of 16 go through the scalar loop.
+#
+# Rows wider than a byte a card (int64: 56 bytes a 7-card row) are mostly memory to
+# read, and pass 2 reads none: pass 1 prefetches each block's rows this many rows
+# ahead, so that the next ones keep coming in meanwhile. Measured in turns on 10 M
+# int64 7-card rows (AMD EPYC family 25, 1 MB of L2): 234-260 M/s checked with the
+# prefetch (128 to 4,096 rows ahead all alike), 129-144 M/s without.
+_VECTOR_PREFETCH_ROWS = 512
 
 #: Rows per chunk of the two passes (16 KB of output words).
 SIMD_CHUNK_ROWS = 4096
@@ -492,6 +539,10 @@ def _blocks(
         while row < chunk_end:
             block = min(row, chunk_end - LANES)
             ranked = min(ranked, block)  # (the overlapping last block writes words again)
+            if not _is_one_byte(hands):
+                # Wider rows are mostly memory to read: fetched ahead, so that it keeps
+                # coming in while pass 2 ranks the chunk (nothing else reads memory then).
+                _prefetch_rows(hands, block + _VECTOR_PREFETCH_ROWS, LANES)
             if k == 7:
                 bad = key_block(hands, block, rank_keys, min_card, out, 7, check)
             elif k == 6:

@@ -256,6 +256,15 @@ def _is_wide(typingctx: object, hands: types.Type) -> tuple[Signature, object]:
     return sig, codegen
 
 
+def _emit_prefetch(builder: ir.IRBuilder, ptr: ir.Value) -> None:
+    # A prefetch of the line at byte pointer `ptr`: read, low locality (x86:
+    # prefetcht2, into the outer caches), data cache.
+    i32 = ir.IntType(32)
+    fnty = ir.FunctionType(ir.VoidType(), [ir.IntType(8).as_pointer(), i32, i32, i32])
+    prefetch = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+    builder.call(prefetch, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 1), ir.Constant(i32, 1)])
+
+
 @intrinsic
 def _prefetch_row(
     typingctx: object, hands: types.Type, row: types.Type
@@ -267,14 +276,9 @@ def _prefetch_row(
         context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
     ) -> ir.Value:
         array = context.make_array(signature.args[0])(context, builder, args[0])
-        i32 = ir.IntType(32)
         byte_ptr = ir.IntType(8).as_pointer()
         index = builder.mul(args[1], builder.extract_value(array.shape, 1))
-        ptr = builder.bitcast(builder.gep(array.data, [index]), byte_ptr)
-        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
-        prefetch = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        # read, low locality (x86: prefetcht2, into the outer caches), data cache
-        builder.call(prefetch, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 1), ir.Constant(i32, 1)])
+        _emit_prefetch(builder, builder.bitcast(builder.gep(array.data, [index]), byte_ptr))
         return context.get_dummy_value()
 
     return sig, codegen
@@ -294,7 +298,6 @@ def _prefetch_rows(
         context: BaseContext, builder: ir.IRBuilder, signature: Signature, args: list[ir.Value]
     ) -> ir.Value:
         array = context.make_array(signature.args[0])(context, builder, args[0])
-        i32 = ir.IntType(32)
         i64 = ir.IntType(64)
         byte_ptr = ir.IntType(8).as_pointer()
         num_cols = builder.extract_value(array.shape, 1)
@@ -304,17 +307,11 @@ def _prefetch_rows(
             builder.gep(array.data, [builder.mul(row_index, num_cols)]), byte_ptr
         )
         size = builder.mul(builder.mul(count, num_cols), ir.Constant(i64, itemsize))
-        fnty = ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
-        prefetch = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
         with cgutils.for_range_slice(builder, ir.Constant(i64, 0), size, ir.Constant(i64, 64)) as (
             offset,
             _,
         ):
-            # read, low locality (x86: prefetcht2, into the outer caches), data cache
-            ptr = builder.gep(start, [offset])
-            builder.call(
-                prefetch, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 1), ir.Constant(i32, 1)]
-            )
+            _emit_prefetch(builder, builder.gep(start, [offset]))
         return context.get_dummy_value()
 
     return sig, codegen

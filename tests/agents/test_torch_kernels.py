@@ -11,18 +11,9 @@ import sys
 
 import pytest
 
+from tests.cpu import cpu_flags
+
 pytest.importorskip("torch")
-
-
-def _cpu_flags() -> set[str]:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
 
 
 def _capability(env: dict[str, str], first: str) -> str:
@@ -35,7 +26,7 @@ def _capability(env: dict[str, str], first: str) -> str:
 
 
 @pytest.mark.skipif(
-    platform.machine().lower() not in ("x86_64", "amd64") or "avx2" not in _cpu_flags(),
+    platform.machine().lower() not in ("x86_64", "amd64") or "avx2" not in cpu_flags(),
     reason="the pin is for x86-64 CPUs with AVX2",
 )
 def test_importing_the_training_package_pins_torch_to_avx2_kernels() -> None:
@@ -48,6 +39,6 @@ def test_importing_the_training_package_pins_torch_to_avx2_kernels() -> None:
         _capability({**env, "ATEN_CPU_CAPABILITY": "default"}, "import poker_env_agents.training")
         == "DEFAULT"
     )
-    if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= _cpu_flags():
+    if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= cpu_flags():
         # Without the package, torch takes its AVX-512 kernels here: the pin is what differs.
         assert _capability(env, "pass") == "AVX512"

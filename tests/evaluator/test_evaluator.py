@@ -23,6 +23,7 @@ from poker_env.evaluator import (
 from poker_env.evaluator import tables as tables_module
 from poker_env.evaluator.kernels import eval_cards, eval_key
 from poker_env.evaluator.tables import RANK_KEYS, batch_tables
+from tests.cpu import cpu_flags
 from tests.evaluator.reference import reference_rank
 
 # Published five-card counts (52-card deck), high card .. straight flush.
@@ -693,15 +694,7 @@ def _flush_heavy_hands(rng: np.random.Generator, n: int, k: int, deck: str) -> n
 def test_the_vector_pass_is_taken_where_the_cpu_has_avx512() -> None:
     from poker_env.evaluator import kernels
 
-    flags: set[str] = set()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-                    break
-    except OSError:
-        pytest.skip("no /proc/cpuinfo")
+    flags = cpu_flags()
     if not flags:
         pytest.skip("no CPU flags in /proc/cpuinfo")
     assert kernels.SIMD == ({"avx512f", "avx512bw"} <= flags)
@@ -806,21 +799,10 @@ def test_the_vector_check_refuses_wide_cards_whose_low_byte_is_a_good_card(dtype
                 validate_hands(batch)
 
 
-def _cpu_flags() -> set[str]:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
 def test_the_pair_pass_is_taken_where_the_cpu_has_ssse3_and_no_avx512() -> None:
     from poker_env.evaluator import kernels
 
-    flags = _cpu_flags()
+    flags = cpu_flags()
     if not flags:
         pytest.skip("no CPU flags in /proc/cpuinfo")
     avx512 = {"avx512f", "avx512bw"} <= flags
@@ -874,7 +856,7 @@ def test_the_pair_pass_on_an_avx512_cpu_compiled_as_for_one_without() -> None:
     import subprocess
     import sys
 
-    flags = _cpu_flags()
+    flags = cpu_flags()
     if not ({"avx512f", "avx512bw"} <= flags):
         pytest.skip("no AVX-512 here: the pair pass is the one taken, tested above")
     features = "+sse2,+sse3,+ssse3,+sse4.1,+sse4.2,+popcnt,+avx,+avx2,+bmi,+bmi2,+lzcnt,+fma,+f16c"

@@ -83,8 +83,14 @@ def _start(page: Any, server: str, **fields: str) -> str:
 
 
 def _click(page: Any, selector: str) -> Any:
+    """Click a play button and return the server's answer, once the page has drawn it.
+
+    The answer reaches Playwright before the page's script has read it; a test that
+    goes on at once (a key press on a card) would act on the page as it was before.
+    """
     with page.expect_response(lambda r: r.url.endswith("/act")) as resp:
         page.click(selector)
+    page.locator("body[aria-busy=false]").wait_for(state="attached")
     return resp.value
 
 

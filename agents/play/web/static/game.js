@@ -229,6 +229,8 @@
   }
 
   function renderButtons() {
+    // Tests and assistive tools read this: a play is on its way and the page will redraw.
+    document.body.setAttribute("aria-busy", busy ? "true" : "false");
     const box = $("buttons");
     box.replaceChildren();
     let amountButton = null;
@@ -400,6 +402,7 @@
       render(true);
     } catch (e) {
       busy = false;
+      renderButtons();  // the buttons come back, so the play can be sent again
       $("message").textContent = "The server does not answer: " + e;
     }
   }

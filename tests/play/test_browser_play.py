@@ -269,3 +269,21 @@ def test_cards_marked_by_keyboard_stay_raised_and_the_slider_follows_the_box(
     assert page.request.get(server + "/favicon.ico").status == 200
     assert page.errors == []
     page.close()
+
+
+def test_a_play_the_server_never_answers_says_so_and_can_be_sent_again(
+    browser: Any, server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    _start(page, server, seed="3")
+    page.route("**/act", lambda route: route.abort())
+    page.click("#btn-DRAW")
+    expect(page.locator("#message")).to_contain_text("The server does not answer")
+    expect(page.locator("body")).to_have_attribute("aria-busy", "false")
+    expect(page.locator("#btn-DRAW")).to_be_enabled()  # not left disabled for good
+    page.unroute("**/act")
+    assert _click(page, "#btn-DRAW").ok  # the same play goes through now
+    expect(page.locator("#message")).to_have_text("")
+    page.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["KernelEntry", "entry_point"]
+__all__ = ["KernelEntry", "OwnViews", "entry_point"]
 
 
 def entry_point(dispatcher: Any, args: tuple[Any, ...]) -> Any:
@@ -47,13 +47,51 @@ class KernelEntry:
     (3, 7)
     """
 
-    __slots__ = ("call",)
+    __slots__ = ("call", "dispatcher")
     call: Any
+    dispatcher: Any
 
     def __init__(self, dispatcher: Any) -> None:
+        self.dispatcher = dispatcher
+
         def first(*args: Any) -> Any:
             result = dispatcher(*args)  # compiles the kernel or loads it
             self.call = entry_point(dispatcher, args)
             return result
 
         self.call = first
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # A copy (pickle, deepcopy) is a new entry of the same kernel, named by its
+        # module and name: the compiled entry point does not pickle, and numba would
+        # pickle the dispatcher by value (its code and globals, ~30 KB, compiled again
+        # in a new process instead of loaded from the cache).
+        func = self.dispatcher.py_func
+        return _entry_by_name, (func.__module__, func.__qualname__)
+
+
+def _entry_by_name(module: str, qualname: str) -> KernelEntry:
+    """A new :class:`KernelEntry` of the kernel ``module.qualname`` (an unpickled copy)."""
+    import importlib
+
+    target: Any = importlib.import_module(module)
+    for part in qualname.split("."):
+        target = getattr(target, part)
+    return KernelEntry(target)
+
+
+class OwnViews:
+    """An env that keeps views of its own arrays (a table's row, for the compiled step)
+    and makes them again in a copy.
+
+    ``pickle`` and ``copy.deepcopy`` copy a view as an array of its own, no longer a
+    view: a copied env whose kernel writes the base array would read stale views (its
+    observations and masks frozen at the copy). The env makes its views in
+    ``_make_views``, from ``__init__`` and, through this ``__setstate__``, in a copy.
+    """
+
+    _make_views: Any
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_views()

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from poker_env.episode import draw as enc
 from poker_env.episode.draw import DrawEnvConfig
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import KernelEntry
+from poker_env.fastcall import KernelEntry, OwnViews
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer
 from poker_env.policy import Policy
@@ -71,7 +71,7 @@ _ACTION_TEXT = """
 """
 
 
-class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
+class _DrawEnvBase(OwnViews, gym.Env[NDArray[np.float32], np.int64]):
     _env_id = "draw"
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
@@ -103,14 +103,12 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         # step; the names below are views of table 0's rows and the parameters.
         self._params = env_config.params(builtin=opponent is None)
         self._state = enc.new_draw_tables(1)
-        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
-        # The ring's record slots as views: a step that ends a hand copies one.
-        self._rec_slots = enc.record_slots(self._rec)
+        self._rand: RandomBuffer | None = None
+        self._make_views()
         self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
         self._mask = np.zeros(n, np.int8)
-        self._rand: RandomBuffer | None = None
         self._done = True
         self._last: enc.HandRecord | None = None  # the newest hand record
         self._num_seen = 0  # records decoded so far this episode
@@ -119,6 +117,14 @@ class _DrawEnvBase(gym.Env[NDArray[np.float32], np.int64]):
         # The compiled step's and reset's entries (poker_env.fastcall).
         self._step_fn = KernelEntry(enc.single_step)
         self._reset_fn = KernelEntry(enc.single_reset)
+
+    def _make_views(self) -> None:
+        # Views of table 0's rows, and the ring's record slots (a step that ends a hand
+        # copies one); the random buffer fills the row's. Again in a copy (OwnViews).
+        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
+        self._rec_slots = enc.record_slots(self._rec)
+        if self._rand is not None:
+            self._rand.buf = self._buf
 
     # ----- gymnasium API -------------------------------------------------------
     def reset(

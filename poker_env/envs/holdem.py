@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from poker_env.episode import holdem as E
 from poker_env.episode.holdem_result import HandResult, hand_result
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import KernelEntry
+from poker_env.fastcall import KernelEntry, OwnViews
 from poker_env.games import holdem_kernels as K
 from poker_env.games.holdem import STREET_NAMES, get_holdem_tables
 from poker_env.policy import Policy
@@ -97,7 +97,7 @@ def observation_bounds(
     return low, high
 
 
-class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
+class HoldemEnv(OwnViews, gym.Env[NDArray[np.float32], np.int64]):
     """Texas Hold'em for 2 to 10 players; the agent holds one seat.
 
     ## Description
@@ -296,13 +296,10 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
         self.params = self._params.ints
         self._states = self.config.new_state()[None, :].copy()
         self._base = float(self._states[0, K.BASE])
-        # The walk counters (episodes dealt again before the agent acted), a view.
-        self._walk = self._states[0, E.WALKS : E.FIRST_WALK_CHIPS + 1]
         self._rngs = np.zeros(1, dtype=np.uint64)
         self._obs = np.zeros((1, E.obs_size(n)), dtype=np.float32)
         self._masks = np.zeros((1, fr.size + 4), dtype=np.int8)
-        self._mask = self._masks[0]  # views of the single rows, made once
-        self._obs_row = self._obs[0]
+        self._make_views()
         self._num_actions = self._masks.shape[1]
         self._actions = np.zeros(1, dtype=np.int64)
         self._rewards = np.zeros(1, dtype=np.float64)
@@ -336,6 +333,14 @@ class HoldemEnv(gym.Env[NDArray[np.float32], np.int64]):
             self._hand_count,
         )
         self._reset_fn = KernelEntry(_reset_agent)
+
+    def _make_views(self) -> None:
+        # Views of the single rows, made once (and again in a copy: OwnViews): the
+        # walk counters (episodes dealt again before the agent acted), the mask and
+        # the observation.
+        self._walk = self._states[0, E.WALKS : E.FIRST_WALK_CHIPS + 1]
+        self._mask = self._masks[0]
+        self._obs_row = self._obs[0]
 
     # ------------------------------------------------------------ gymnasium API
     def reset(

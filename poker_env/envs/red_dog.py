@@ -26,7 +26,7 @@ from poker_env.episode.red_dog import (
     own_action_dict,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import KernelEntry
+from poker_env.fastcall import KernelEntry, OwnViews
 from poker_env.games.red_dog import (
     I_AGENT,
     I_PHASE,
@@ -63,7 +63,7 @@ _NO_ACTIONS = new_action_log()[:0].copy()
 _NO_ACTIONS.setflags(write=False)
 
 
-class RedDogEnv(gym.Env[NDArray[np.float32], int]):
+class RedDogEnv(OwnViews, gym.Env[NDArray[np.float32], int]):
     """Red Dog (High-Card Pool), RULES.md §2, from one seat; the other seats are policies.
 
     ## Description
@@ -238,7 +238,7 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         # What happened in the last reset or step: row 0 the agent's action (when
         # self._has_own), then the opponents'; see poker_env.episode.red_dog.
         self._log = new_action_log()
-        self._log_row0 = self._log[0]  # a view, made once
+        self._make_views()
         # The compiled driver's parameters, built once (the options are frozen).
         self.params = env_config.params(builtin=self.opponents is None)
         self._num_logged = 0
@@ -252,6 +252,10 @@ class RedDogEnv(gym.Env[NDArray[np.float32], int]):
         self._step_fn = KernelEntry(env_step_table)
         self._reset_fn = KernelEntry(env_reset_table)
         self._rand_fn = KernelEntry(rand_u64)
+
+    def _make_views(self) -> None:
+        # The log's first row, a view made once (and again in a copy: OwnViews).
+        self._log_row0 = self._log[0]
 
     def _check_opponents(
         self, opponents: Policy | Sequence[Policy | None] | None

@@ -134,11 +134,11 @@ class DirectAEC:
 
 
 class CompiledAEC(DirectAEC):
-    """:class:`DirectAEC`, and pickling without the compiled entries.
+    """:class:`DirectAEC`, and copies that make some attributes again.
 
-    The env's ``KernelEntry`` objects (named in ``_ENTRIES``) hold compiled entry
-    points, which do not pickle: a copy leaves them out and makes them again
-    (``_make_entries``).
+    The attributes named in ``_ENTRIES`` are left out of a copy (pickle, deepcopy) and
+    made again by ``_make_entries``: raw pointers into the env's own Generator
+    (``HoldemAECEnv``'s compiled deal), which would point into the original's.
     """
 
     _ENTRIES: ClassVar[tuple[str, ...]]

@@ -42,7 +42,7 @@ from pettingzoo import AECEnv
 from poker_env.episode import draw as enc
 from poker_env.episode.draw import DrawEnvConfig
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
-from poker_env.fastcall import KernelEntry
+from poker_env.fastcall import KernelEntry, OwnViews
 from poker_env.games import draw_layout as L
 from poker_env.games.draw import DrawConfig, RandomBuffer
 from poker_env.multiagent._aec import DirectAEC
@@ -62,7 +62,7 @@ _ADV_RECORDED, _ADV_CODE, _ADV_ILLEGAL, _ADV_DONE = (
 )
 
 
-class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
+class DrawAECEnv(OwnViews, DirectAEC, AECEnv):  # type: ignore[misc]
     """Both seats of five-card draw as PettingZoo agents (self-play)."""
 
     metadata = {  # noqa: RUF012
@@ -108,8 +108,8 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         # step; the names below are views of table 0's rows and the parameters.
         self._params = env_config.params(builtin=False)
         self._state = enc.new_draw_tables(1)
-        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
-        self._rec_slots = enc.record_slots(self._rec)  # views: a hand's end copies one
+        self._rand: RandomBuffer | None = None
+        self._make_views()
         self._cfg, _, self._ep, self._fp, _ = self._params
         self._num_sizes = len(fr) + 1
         n = env_config.num_actions
@@ -126,7 +126,6 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         self.agents = list(AGENTS)
         self.observation_spaces = dict.fromkeys(AGENTS, box)
         self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
-        self._rand: RandomBuffer | None = None
         self._last: enc.HandRecord | None = None  # the newest hand record
         self._num_seen = 0  # records decoded so far this episode
         # The driver encodes the seat to act's observation and mask into _obs / _mask
@@ -138,6 +137,14 @@ class DrawAECEnv(DirectAEC, AECEnv):  # type: ignore[misc]
         self._reset_fn = KernelEntry(enc.single_reset)
         self._encode_fn = KernelEntry(enc.encode_obs)
         self._mask_fn = KernelEntry(enc.env_mask)
+
+    def _make_views(self) -> None:
+        # Views of table 0's rows, and the ring's record slots (a hand's end copies
+        # one); the random buffer fills the row's. Again in a copy (OwnViews).
+        self._s, self._buf, self._rew, _, self._rec, _ = (a[0] for a in self._state)
+        self._rec_slots = enc.record_slots(self._rec)
+        if self._rand is not None:
+            self._rand.buf = self._buf
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -172,7 +172,8 @@ class HoldemAECEnv(CompiledAEC, AECEnv):  # type: ignore[misc]
         self._start_fn = KernelEntry(E.aec_start)
         self._close_fn = KernelEntry(E.aec_close_hand)
 
-    # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
+    # Made again in a copy: the Generator's pointers are its own (the entries would
+    # pickle, by name; made afresh alike).
     _ENTRIES = (
         "_act_fn",
         "_to_act_fn",

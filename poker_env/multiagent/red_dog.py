@@ -37,13 +37,13 @@ from poker_env.games.red_dog_kernels import (
     E_AMOUNT,
     E_KIND,
 )
-from poker_env.multiagent._aec import CompiledAEC
+from poker_env.multiagent._aec import DirectAEC
 from poker_env.render.red_dog import red_dog_aec_text, red_dog_picture
 
 __all__ = ["RedDogAECEnv", "env", "raw_env"]
 
 
-class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: ignore[misc]
+class RedDogAECEnv(DirectAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]):  # type: ignore[misc]
     """Red Dog (RULES.md §2) with every seat an agent ``player_0 .. player_{P-1}``.
 
     Observation of each agent: a dict with ``"observation"`` (the layout of
@@ -163,16 +163,10 @@ class RedDogAECEnv(CompiledAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]
         self._key = 0
         self._game: RedDogGame | None = None
         self._pairs: list[tuple[str, int]] = []
-        self._make_entries()
-
-    def _make_entries(self) -> None:
         # The compiled entries (poker_env.fastcall: no numba typing per call).
         self._reset_fn = KernelEntry(aec_reset)
         self._act_fn = KernelEntry(aec_act)
         self._encode_fn = KernelEntry(encode_observation)
-
-    # The compiled entries (KernelEntry) do not pickle: a copy makes its own.
-    _ENTRIES = ("_reset_fn", "_act_fn", "_encode_fn")
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]

@@ -1,0 +1,130 @@
+"""A pickled or deep-copied env plays on exactly as the original: every Gymnasium id,
+the AEC envs not covered by tests/multiagent/test_aec_copies.py, and the batched envs.
+
+The envs call their kernels through :class:`poker_env.fastcall.KernelEntry`, whose
+compiled entry point does not pickle: a copy names the kernel by module and name, and
+a new process finds it there (not numba's by-value pickle of the dispatcher).
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import subprocess
+import sys
+import warnings
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import poker_env  # noqa: F401  (registers the ids)
+from poker_env.fastcall import KernelEntry
+
+IDS = sorted(k for k in gym.registry if k.startswith("poker_env/"))
+
+
+def _make(env_id: str) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the env checker's notes on a first reset
+        return gym.make(env_id)
+
+
+def _play(env: Any, info: dict[str, Any], rng: random.Random, steps: int) -> list[Any]:
+    out = []
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(legal[rng.randrange(legal.size)]))
+        out.append((np.asarray(obs).tobytes(), float(reward), terminated, truncated))
+        if terminated or truncated:
+            obs, info = env.reset()
+            out.append(np.asarray(obs).tobytes())
+    return out
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_copied_gymnasium_env_plays_on_as_the_original(env_id: str, how: str) -> None:
+    env = _make(env_id)
+    _, info = env.reset(seed=3)
+    rng = random.Random(0)
+    for _ in range(5):  # into a game, not at its start
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = env.step(int(legal[rng.randrange(legal.size)]))
+        if terminated or truncated:
+            _, info = env.reset()
+    twin = pickle.loads(pickle.dumps(env)) if how == "pickle" else copy.deepcopy(env)
+    twin_info = copy.deepcopy(info)
+    assert _play(twin, twin_info, random.Random(1), 80) == _play(env, info, random.Random(1), 80)
+
+
+def test_a_copied_draw_aec_env_plays_on_as_the_original() -> None:
+    from poker_env.multiagent.draw import DrawAECEnv
+
+    env = DrawAECEnv()
+    env.reset(seed=2)
+
+    def play(e: Any, rng: random.Random, steps: int) -> list[Any]:
+        out = []
+        for _ in range(steps):
+            if not e.agents:
+                e.reset()
+            obs, reward, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            e.step(int(legal[rng.randrange(legal.size)]))
+            out.append((e.agent_selection, obs["observation"].tobytes(), reward))
+        return out
+
+    play(env, random.Random(0), 5)
+    for twin in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert play(twin, random.Random(1), 60) == play(copy.deepcopy(env), random.Random(1), 60)
+
+
+@pytest.mark.parametrize("module", ["draw", "holdem", "red_dog"])
+def test_a_copied_vector_env_steps_as_the_original(module: str) -> None:
+    import importlib
+
+    mod = importlib.import_module(f"poker_env.vector.{module}")
+    cls = next(getattr(mod, n) for n in mod.__all__ if n.endswith("VectorEnv"))
+    env = cls(num_envs=3)
+    env.reset(seed=5)
+    twin = pickle.loads(pickle.dumps(env))
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in env.action_masks()])
+        a = env.step(actions)
+        b = twin.step(actions)
+        np.testing.assert_array_equal(a[0], b[0])
+        np.testing.assert_array_equal(a[1], b[1])
+        np.testing.assert_array_equal(a[2], b[2])
+
+
+def test_a_kernel_entry_pickles_by_name_and_a_new_process_plays_the_copy() -> None:
+    env = _make("poker_env/RedDog-v0")
+    _, info = env.reset(seed=9)
+    data = pickle.dumps(env)
+    # By name, not numba's by-value pickle of each dispatcher (~30 KB of code apiece).
+    assert len(data) < 40_000, len(data)
+    entry = env.unwrapped._step_fn
+    assert isinstance(entry, KernelEntry)
+    assert pickle.loads(pickle.dumps(entry)).dispatcher is entry.dispatcher
+    expected = _play(env, copy.deepcopy(info), random.Random(2), 40)
+    code = (
+        "import pickle, random, sys, copy\n"
+        "from tests.envs.test_copies import _play\n"
+        "env, info = pickle.loads(sys.stdin.buffer.read())\n"
+        "sys.stdout.buffer.write(pickle.dumps(_play(env, info, random.Random(2), 40)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input=pickle.dumps((pickle.loads(data), info)),
+        capture_output=True,
+        check=True,
+        timeout=300,
+    )
+    assert pickle.loads(done.stdout) == expected

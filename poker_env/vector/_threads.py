@@ -93,6 +93,11 @@ class TableThreads:
                 entry_point(kernel, (*args, self.counter)) if is_compiled else kernel
             )
 
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        # A copy (pickle, deepcopy) starts its own threads; the compiled entries are
+        # found again on its first runs (neither threads nor entries pickle).
+        return TableThreads, (self.num_threads,)
+
     def close(self) -> None:
         """Stop the worker threads (the object can no longer run kernels)."""
         if self._pool is not None:

@@ -86,14 +86,20 @@ def test_a_copied_draw_aec_env_plays_on_as_the_original() -> None:
 
 
 @pytest.mark.parametrize("module", ["draw", "holdem", "red_dog"])
-def test_a_copied_vector_env_steps_as_the_original(module: str) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("how", ["pickle", "deepcopy"])
+def test_a_copied_vector_env_steps_as_the_original(module: str, threads: int, how: str) -> None:
     import importlib
+    import inspect
 
     mod = importlib.import_module(f"poker_env.vector.{module}")
     cls = next(getattr(mod, n) for n in mod.__all__ if n.endswith("VectorEnv"))
-    env = cls(num_envs=3)
+    if "num_threads" not in inspect.signature(cls).parameters and threads > 1:
+        pytest.skip(f"{cls.__name__} has no num_threads")
+    kwargs = {"num_threads": threads} if threads > 1 else {}
+    env = cls(num_envs=40, **kwargs)
     env.reset(seed=5)
-    twin = pickle.loads(pickle.dumps(env))
+    twin = pickle.loads(pickle.dumps(env)) if how == "pickle" else copy.deepcopy(env)
     rng = np.random.default_rng(0)
     for _ in range(30):
         actions = np.array([int(rng.choice(np.flatnonzero(m))) for m in env.action_masks()])

@@ -108,3 +108,28 @@ def test_easy_plays_any_seat_as_an_env_opponent(game: str, options: dict) -> Non
     _obs, info = vec.reset(seed=0)
     for _ in range(20):
         _obs, *_rest, info = vec.step(np.argmax(info["action_mask"], axis=1))
+
+
+@pytest.mark.parametrize(
+    ("game", "env_id", "key"),
+    [
+        ("draw-match", "poker_env/DrawMatch-v0", "opponent"),
+        ("holdem", "poker_env/Holdem-v0", "opponents"),
+        ("red-dog", "poker_env/RedDog-v0", "opponents"),
+    ],
+)
+def test_an_env_with_a_sampling_computer_opponent_pickles_and_plays_on_alike(
+    game: str, env_id: str, key: str
+) -> None:
+    # The shipped policy sampled from its softmax: her random stream goes with the copy.
+    import copy
+    import pickle
+    import random
+
+    from tests.envs.test_copies import _play
+
+    env = gym.make(env_id, **{key: ComputerOpponent(game, "normal")})
+    _, info = env.reset(seed=1)
+    twin = pickle.loads(pickle.dumps(env))
+    expected = _play(env, copy.deepcopy(info), random.Random(1), 120)
+    assert _play(twin, info, random.Random(1), 120) == expected

@@ -23,7 +23,9 @@ modes; nothing changes on a refusal. Stepping before ``reset()``, after every ag
 was removed, or a terminated agent with an action other than None raises
 :class:`~poker_env.errors.EpisodeFinishedError`.
 
-Every agent's info also carries ``"hands_ended"`` (the hands that ended during the
+Every agent's info carries ``"action_mask"`` (as in its observation: a new array
+each step, all zero for the agent not to act and once the episode is done), and
+``"hands_ended"`` (the hands that ended during the
 step) and ``"last_hand"`` (the latest this episode), the hand records of
 :class:`poker_env.envs.draw.FiveCardDrawEnv`; ``render_mode="ansi"`` shows a "Last
 hand" block (both hands and their names at a showdown, the winner, a tie's pot
@@ -115,6 +117,7 @@ class DrawAECEnv(OwnViews, DirectAEC, AECEnv):  # type: ignore[misc]
         n = env_config.num_actions
         self._obs = np.zeros(enc.OBS_SIZE, np.float32)
         self._mask = np.zeros(n, np.int8)
+        self._zero_mask = np.zeros(n, np.int8)  # the infos' mask of the agent not to act
         lo, hi = enc.observation_bounds(self.config)
         box = spaces.Dict(
             {
@@ -163,33 +166,34 @@ class DrawAECEnv(OwnViews, DirectAEC, AECEnv):  # type: ignore[misc]
         self.agents = list(AGENTS)
         self._start_dicts()
         self._rewards_zero = True  # self.rewards holds 0.0 for both agents
-        self._plain_infos = False  # whether self.infos is what _infos(None, False) makes
-        self.infos: dict[str, dict[str, Any]] = self._infos(None, code >= enc.ADV_RECORDED)
         self.agent_selection = AGENTS[int(self._s[L.S_TO_ACT])]
+        to_act = self.agent_selection if self._view_fresh else None
+        self.infos: dict[str, dict[str, Any]] = self._infos(None, code >= enc.ADV_RECORDED, to_act)
 
-    def _infos(self, illegal_agent: str | None, recorded: bool) -> dict[str, dict[str, Any]]:
-        # Records are decoded only when the driver wrote or updated one in this call.
-        # A step that changes nothing in them (no illegal action, no record, the infos
-        # already so) keeps the infos it has: equal dicts, never written to.
-        plain = illegal_agent is None and not recorded
-        if plain and self._plain_infos:
-            return self.infos
-        self._plain_infos = plain
+    def _infos(
+        self, illegal_agent: str | None, recorded: bool, to_act: str | None
+    ) -> dict[str, dict[str, Any]]:
+        # New dicts each step. Records are decoded only when the driver wrote or
+        # updated one in this call. `to_act`: the agent to act (None once done), whose
+        # action_mask is the driver's mask of this state (a copy); the other's is zeros.
         ended: tuple[enc.HandRecord, ...] = ()
         if recorded:
             num = self._rec.item(enc.RC_NUM)
             ended, self._last = enc.read_records(self._rec_slots, self.config, num, self._num_seen)
             self._num_seen = num
         last = self._last
+        mask, zeros = self._mask, self._zero_mask
         # Read-only records: the agents' infos may share them. (Two dicts written out:
         # cheaper than a comprehension over AGENTS.)
         return {
             "human": {
+                "action_mask": mask.copy() if to_act == "human" else zeros.copy(),
                 "illegal_action": illegal_agent == "human",
                 "hands_ended": ended,
                 "last_hand": last,
             },
             "computer": {
+                "action_mask": mask.copy() if to_act == "computer" else zeros.copy(),
                 "illegal_action": illegal_agent == "computer",
                 "hands_ended": ended,
                 "last_hand": last,
@@ -243,7 +247,6 @@ class DrawAECEnv(OwnViews, DirectAEC, AECEnv):  # type: ignore[misc]
         code &= _ADV_CODE
         if code == _ADV_ILLEGAL:  # unreachable: the mask was checked above
             raise IllegalActionError(a, np.flatnonzero(mask).tolist(), f"{agent} to act")
-        self.infos = self._infos(agent if illegal else None, recorded)
         r0, r1 = self._rew.tolist()
         if r0 or r1:
             self.rewards = {"human": r0, "computer": r1}
@@ -252,6 +255,7 @@ class DrawAECEnv(OwnViews, DirectAEC, AECEnv):  # type: ignore[misc]
         elif not self._rewards_zero:  # (an all-zero dict is kept from step to step)
             self.rewards = {"human": 0.0, "computer": 0.0}
             self._rewards_zero = True
+        to_act: str | None = None
         if code == _ADV_DONE:
             self.terminations = dict.fromkeys(AGENTS, True)
             self._view_fresh = False
@@ -259,8 +263,9 @@ class DrawAECEnv(OwnViews, DirectAEC, AECEnv):  # type: ignore[misc]
             self.truncations = dict.fromkeys(AGENTS, True)
             self._view_fresh = False
         else:
-            self.agent_selection = AGENTS[st.item(_S_TO_ACT)]
+            self.agent_selection = to_act = AGENTS[st.item(_S_TO_ACT)]
             self._view_fresh = True
+        self.infos = self._infos(agent if illegal else None, recorded, to_act)
         # As _accumulate_rewards (self.rewards holds both agents, in this order).
         cumulative = self._cumulative_rewards
         cumulative["human"] += r0

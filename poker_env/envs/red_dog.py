@@ -14,6 +14,7 @@ from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
     LOG_CAPACITY,
     ActionLog,
+    BetRecord,
     RedDogEnvConfig,
     action_to_bet,
     agent_done,
@@ -23,7 +24,6 @@ from poker_env.episode.red_dog import (
     env_step_table,
     new_action_log,
     obs_size,
-    own_action_dict,
 )
 from poker_env.errors import ConfigError, EpisodeFinishedError, IllegalActionError, as_int
 from poker_env.fastcall import KernelEntry, OwnViews
@@ -151,7 +151,9 @@ class RedDogEnv(OwnViews, gym.Env[NDArray[np.float32], int]):
       ``amount``, ``p`` (its exact win probability when it decided),
       ``turned_card`` (the card turned against the bet, an int, -1 for a
       forfeit), ``won``, ``shown`` (the cards it showed: the winning card, or
-      its whole hand), ``pot_refilled``, ``deal_ended``, ``seat``.
+      its whole hand), ``pot_refilled``, ``deal_ended``, ``seat``. A read-only
+      mapping (:class:`~poker_env.episode.red_dog.BetRecord`; ``dict(...)`` for a
+      dict), not a dict, so that Gymnasium's vector envs keep it whole.
     - ``opponent_actions``: what the other seats did since then (after
       ``reset``: before the agent's first turn), in order, one dict each with
       the keys of ``last_bet`` but ``action`` and ``p``. At most
@@ -397,7 +399,7 @@ class RedDogEnv(OwnViews, gym.Env[NDArray[np.float32], int]):
         if self._has_own:
             own = 1
             r = self._log_row0.tolist()
-            last_bet: dict[str, Any] | None = own_action_dict(self._own_action, self._own_p, r)
+            last_bet: BetRecord | None = BetRecord(self._own_action, self._own_p, r)
         else:
             own = 0
             last_bet = None

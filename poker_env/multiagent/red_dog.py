@@ -13,6 +13,7 @@ from pettingzoo import AECEnv
 from poker_env.bitgen import key63
 from poker_env.episode.red_dog import (
     DEFAULT_BET_FRACTIONS,
+    BetRecord,
     RedDogEnvConfig,
     action_dict,
     aec_act,
@@ -65,8 +66,8 @@ class RedDogAECEnv(DirectAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]):
     :class:`~poker_env.errors.EpisodeFinishedError`.
 
     Info of each agent: ``action_mask``; ``illegal_action``; ``last_bet`` (its own
-    last action, settled: the keys of ``RedDogEnv``'s ``info["last_bet"]``, None
-    before its first) and ``opponent_actions`` (every other seat's action since,
+    last action, settled: as ``RedDogEnv``'s ``info["last_bet"]``, a read-only
+    :class:`~poker_env.episode.red_dog.BetRecord`; None before its first) and ``opponent_actions`` (every other seat's action since,
     in order). Each agent's info dict is updated in place from step to step (as
     ``HoldemAECEnv``'s): a dict kept from an earlier step shows the current values;
     its ``action_mask`` array is replaced when its mask changes (a seat that neither
@@ -210,7 +211,7 @@ class RedDogAECEnv(DirectAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]):
         # since then (a tuple that grows by one entry a step), whether its last action
         # was replaced (passive mode).
         self._action_rows: list[list[int]] = []
-        self._last_own: list[dict[str, Any] | None] = [None] * p
+        self._last_own: list[BetRecord | None] = [None] * p
         self._opp: list[tuple[dict[str, Any], ...]] = [()] * p
         self._replaced = [False] * p
         # (agent, seat) of self.agents, for the step's loop (rebuilt when one leaves).
@@ -281,7 +282,7 @@ class RedDogAECEnv(DirectAEC, AECEnv[str, dict[str, NDArray[Any]], int | None]):
         row = v[2 + 2 * self._p :]
         entry = action_dict(row)
         self._action_rows.append(row)
-        self._last_own[seat] = {"action": a, "p": p, **entry}
+        self._last_own[seat] = BetRecord(a, p, row)
         self._replaced[seat] = replaced
         self._cumulative_rewards[agent] = 0.0
         self._publish(v, seat, (entry,))

@@ -14,6 +14,11 @@ an int) and hashed, one 16-hex digest per step.
 The fixture ``data/aec_trajectories.json`` holds the digests recorded from the
 implementation before the AEC envs were moved onto the compiled entries
 (commit 0394413); ``test_aec_trajectories.py`` replays the cases and compares.
+Recorded again once, for two intended changes: ``DrawAECEnv``'s infos carry
+``action_mask``, and Red Dog's ``last_bet`` is a ``BetRecord`` mapping, not a dict.
+Before that, with ``action_mask`` left out of the draw infos and ``BetRecord``
+written as ``dict``, the new implementation matched the 0394413 digests in all
+fifteen cases.
 Record again (only when a behaviour change is intended) with
 ``python -m tests.multiagent.aec_trajectory record``; ``dump CASE EPISODE`` prints
 one episode's canonical steps, to diff two checkouts.

@@ -304,6 +304,8 @@ class HoldemSession(Session):
         for line in lines:
             self.log(line, kind="result")
         shown = [r for r in result.shown]
+        # The stacks after the hand: busted players leave the table (RULES.md §3).
+        stacks = g.stacks()
         self.results.append(
             {
                 "hand": result.hand,
@@ -327,11 +329,12 @@ class HoldemSession(Session):
                     }
                     for r in shown
                 ],
+                # Each seat's chips once the pot was paid (the table shows them with the
+                # showdown: the next hand's blinds are not posted yet there).
+                "chips": [int(c) for c in stacks],
                 "at": at,
             }
         )
-        # The stacks after the hand: busted players leave the table (RULES.md §3).
-        stacks = g.stacks()
         with_chips = [q for q in range(self.config.num_seats) if stacks[q] > 0]
         if stacks[self.seat] == 0 or len(with_chips) < 2:
             self._over = True

@@ -287,3 +287,35 @@ def test_a_play_the_server_never_answers_says_so_and_can_be_sent_again(
     assert _click(page, "#btn-DRAW").ok  # the same play goes through now
     expect(page.locator("#message")).to_have_text("")
     page.close()
+
+
+def test_a_holdem_showdown_shows_the_chips_after_its_pot_not_the_next_hands_blinds(
+    browser: Any, server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    gid = _start(page, server, game="holdem", seed="4")
+    view: dict[str, Any] = {}
+    for _ in range(40):  # check or call down to a showdown
+        page.locator("#btn-CALL:enabled, #btn-CHECK:enabled").first.wait_for(state="attached")
+        name = "CALL" if page.locator("#btn-CALL").is_enabled() else "CHECK"
+        assert _click(page, f"#btn-{name}").ok
+        view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
+        if view["showdown"] is not None:
+            break
+    sd = view["showdown"]
+    assert sd is not None and not view["over"]
+    assert sum(sd["chips"]) == sum(p["chips"] + p["bet"] for p in view["players"])
+    me = view["players"][0]
+    assert me["chips"] + me["bet"] == sd["chips"][0]  # the next hand's blind is not in sd
+    expect(page.locator("#showdown")).to_be_visible()
+    expect(page.locator("#my-info")).to_have_text(f"You · chips {sd['chips'][0]}")
+    expect(page.locator("#seat-1 .info")).to_have_text(f"chips {sd['chips'][1]}")
+    expect(page.locator("#status")).to_have_text("showdown")
+    page.click("#next-hand")
+    expect(page.locator("#showdown")).to_be_hidden()
+    expect(page.locator("#my-info")).to_contain_text(f"You · chips {me['chips']}")
+    expect(page.locator("#status")).not_to_have_text("showdown")
+    assert page.errors == []
+    page.close()

@@ -159,6 +159,9 @@
     const opp = $("opponents");
     opp.replaceChildren();
     const holdem = view.game === "holdem";
+    // The showdown pause of a hand of Hold'em: the chips once its pot was paid, no bets
+    // or places of the next hand (already dealt behind the pause).
+    const sdHand = pausing() && holdem ? view.showdown : null;
     for (const p of view.players) {
       if (p.seat === 0) continue;
       const box = el("div", "seat");
@@ -167,7 +170,7 @@
       const showing = pausing() && holdem && view.showdown.shown.some((r) => r.seat === p.seat);
       if (!showing && (!p.seated || (holdem && !p.in_hand))) box.classList.add("out");
       const name = el("div", "name", p.name);
-      const tags = holdem ? p.roles.join(" ") : (p.dealer ? "dealer" : "");
+      const tags = sdHand ? "" : holdem ? p.roles.join(" ") : (p.dealer ? "dealer" : "");
       if (tags) name.append(el("span", "tag", tags));
       const cards = el("div", "cards small");
       const shown = pausing() && holdem ? view.showdown.shown.find((r) => r.seat === p.seat) : null;
@@ -175,8 +178,8 @@
         shown.cards.forEach((c) => cards.append(cardEl(c)));
         if (shown.won) box.classList.add("winner");
       } else if (holdem && p.in_hand) { cards.append(backEl(), backEl()); }
-      let info = `chips ${p.chips}`;
-      if (holdem && p.bet) info += ` · bet ${p.bet}`;
+      let info = `chips ${sdHand ? sdHand.chips[p.seat] : p.chips}`;
+      if (holdem && p.bet && !sdHand) info += ` · bet ${p.bet}`;
       if (!p.seated) info += " · left";
       else if (!holdem && p.has_bet) info += " · has bet";
       box.append(name, cards, el("div", "info", info));
@@ -212,11 +215,11 @@
       view.cards.forEach((c) => mine.append(cardEl(c)));
     }
     const me = view.players[0];
-    let info = `You · chips ${me.chips}`;
-    if (holdem) {
+    let info = `You · chips ${sdHand ? sdHand.chips[0] : me.chips}`;
+    if (holdem && !sdHand) {
       if (me.bet) info += ` · bet ${me.bet}`;
       if (me.roles.length) info += ` · ${me.roles.join(" ")}`;
-    } else if (me.dealer) info += " · dealer";
+    } else if (!holdem && me.dealer) info += " · dealer";
     $("my-info").textContent = info;
     $("hint").textContent = mineShown ? mineShown.hand : "";
     $("title").textContent = pausing() && holdem
@@ -224,7 +227,7 @@
       : holdem
       ? `Texas Hold'em · hand ${view.hand}` + (view.street ? ` · ${view.street}` : "")
       : `Red Dog · deal ${view.deal} of ${view.deals}`;
-    $("status").textContent = view.over ? "game over" :
+    $("status").textContent = view.over ? "game over" : sdHand ? "showdown" :
       (view.to_act === "You" ? "your turn" : `${view.to_act || ""} acts`);
   }
 

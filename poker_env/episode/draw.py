@@ -20,7 +20,7 @@ overwrites the row, so the envs can report and render the hand that just ended.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from poker_env.episode.layout import ObsField, fields_from_widths
 from poker_env.episode.options import check_illegal_action
+from poker_env.episode.records import LazyRecord
 from poker_env.errors import ConfigError, IllegalActionError, as_int
 from poker_env.evaluator.tables import EvalTables
 from poker_env.games import draw_layout as L
@@ -1100,7 +1101,7 @@ def _decode_record(r: list[int], config: DrawConfig) -> dict[str, Any]:
     }
 
 
-class HandRecord(Mapping[str, Any]):
+class HandRecord(LazyRecord):
     """One hand that ended, as a read-only mapping (``dict(record)`` for a plain dict).
 
     Keys: ``hand_no``; ``winner`` (seat 0 or 1, None for a tie: the pot stays for the
@@ -1119,38 +1120,24 @@ class HandRecord(Mapping[str, Any]):
     values are immutable, so one record can sit in several steps' infos.
     """
 
-    __slots__ = ("_config", "_dict", "_raw")
+    __slots__ = ("_config", "_raw")
+
+    KEYS = HAND_KEYS
 
     def __init__(self, raw: list[int], config: DrawConfig) -> None:
         self._raw = raw
         self._config = config
-        self._dict: dict[str, Any] | None = None
+        self._dict = None
 
-    def _decoded(self) -> dict[str, Any]:
-        if self._dict is None:
-            self._dict = _decode_record(self._raw, self._config)
-        return self._dict
-
-    def __getitem__(self, key: str) -> Any:
-        return self._decoded()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(HAND_KEYS)
-
-    def __len__(self) -> int:
-        return len(HAND_KEYS)
+    def _decode(self) -> dict[str, Any]:
+        return _decode_record(self._raw, self._config)
 
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, HandRecord):
+        if isinstance(other, HandRecord):  # without decoding either
             return self._raw == other._raw and self._config == other._config
-        if isinstance(other, Mapping):
-            return self._decoded() == dict(other)
-        return NotImplemented
+        return super().__eq__(other)
 
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"HandRecord({self._decoded()!r})"
+    __hash__ = None  # (as LazyRecord: a record is not hashable)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (HandRecord, (self._raw, self._config))

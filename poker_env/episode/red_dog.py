@@ -25,7 +25,7 @@ same calls in the same order, so the same games).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, overload
 
@@ -36,6 +36,7 @@ from numpy.typing import NDArray
 from poker_env.cards import format_cards
 from poker_env.episode.layout import ObsField, fields_from_widths
 from poker_env.episode.options import check_illegal_action
+from poker_env.episode.records import LazyRecord
 from poker_env.errors import ConfigError, as_int
 from poker_env.games.red_dog import (
     ERR_KIND,
@@ -182,50 +183,26 @@ BET_KEYS = (
 )
 
 
-class BetRecord(Mapping[str, Any]):
-    """An agent's own action, settled (``info["last_bet"]``), as a read-only mapping:
-    :func:`own_action_dict`'s keys and values (``dict(record)`` for a plain dict).
-
-    Not a ``dict``, as the draw envs' hand records are not: Gymnasium's vector envs
-    merge an info value that is a dict key by key, which fails where one env's
-    ``last_bet`` is None (before its first action) and another's is not; any other
-    value they keep whole. It holds the action, ``p`` and the events row and builds
-    the dict on first access, so a step pays for one small object. Its values are
-    immutable; it pickles, and equals any mapping with the same items.
+class BetRecord(LazyRecord):
+    """An agent's own action, settled (``info["last_bet"]``), as a read-only mapping
+    (:class:`~poker_env.episode.records.LazyRecord`): :func:`own_action_dict`'s keys
+    and values, ``dict(record)`` for a plain dict. It holds the action, ``p`` and the
+    events row and builds the dict on first access. Not a dict, as the draw envs'
+    hand records are not, so that Gymnasium's vector envs keep it whole.
     """
 
-    __slots__ = ("_action", "_dict", "_p", "_row")
+    __slots__ = ("_action", "_p", "_row")
+
+    KEYS = BET_KEYS
 
     def __init__(self, action: int, p: float, row: list[int]) -> None:
         self._action = action
         self._p = p
         self._row = row
-        self._dict: dict[str, Any] | None = None
+        self._dict = None
 
-    def _decoded(self) -> dict[str, Any]:
-        d = self._dict
-        if d is None:
-            d = self._dict = own_action_dict(self._action, self._p, self._row)
-        return d
-
-    def __getitem__(self, key: str) -> Any:
-        return self._decoded()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(BET_KEYS)
-
-    def __len__(self) -> int:
-        return len(BET_KEYS)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Mapping):
-            return self._decoded() == dict(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"BetRecord({self._decoded()!r})"
+    def _decode(self) -> dict[str, Any]:
+        return own_action_dict(self._action, self._p, self._row)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (BetRecord, (self._action, self._p, self._row))

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from poker_env.multiagent.draw import DrawAECEnv
 from poker_env.multiagent.holdem import HoldemAECEnv
 from poker_env.multiagent.red_dog import RedDogAECEnv
 
@@ -30,7 +31,15 @@ def _play(env: Any, rng: random.Random, steps: int) -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize("make", [lambda: RedDogAECEnv(num_players=3), HoldemAECEnv])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: RedDogAECEnv(num_players=3),
+        HoldemAECEnv,
+        DrawAECEnv,
+        lambda: DrawAECEnv(mode="match"),
+    ],
+)
 @pytest.mark.parametrize("how", ["pickle", "deepcopy"])
 def test_a_copy_plays_on_as_the_original(make: Any, how: str) -> None:
     env = make()

@@ -66,18 +66,34 @@ class KernelEntry:
         # module and name: the compiled entry point does not pickle, and numba would
         # pickle the dispatcher by value (its code and globals, ~30 KB, compiled again
         # in a new process instead of loaded from the cache).
-        func = self.dispatcher.py_func
-        return _entry_by_name, (func.__module__, func.__qualname__)
+        import pickle
+
+        func = getattr(self.dispatcher, "py_func", self.dispatcher)
+        name = (func.__module__, func.__qualname__)
+        try:
+            found = _kernel_by_name(*name)
+        except (ImportError, AttributeError):
+            found = None
+        if found is not self.dispatcher:  # a kernel made in a function: say so now
+            raise pickle.PicklingError(
+                f"KernelEntry of {name[0]}.{name[1]}: not found under that name, so a copy "
+                "could not find it again (only module-level kernels can be copied)"
+            )
+        return _entry_by_name, name
 
 
-def _entry_by_name(module: str, qualname: str) -> KernelEntry:
-    """A new :class:`KernelEntry` of the kernel ``module.qualname`` (an unpickled copy)."""
+def _kernel_by_name(module: str, qualname: str) -> Any:
     import importlib
 
     target: Any = importlib.import_module(module)
     for part in qualname.split("."):
         target = getattr(target, part)
-    return KernelEntry(target)
+    return target
+
+
+def _entry_by_name(module: str, qualname: str) -> KernelEntry:
+    """A new :class:`KernelEntry` of the kernel ``module.qualname`` (an unpickled copy)."""
+    return KernelEntry(_kernel_by_name(module, qualname))
 
 
 class OwnViews:

@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -32,15 +33,32 @@ def _make(env_id: str) -> Any:
         return gym.make(env_id)
 
 
+def plain(x: Any) -> Any:
+    """``x`` with arrays, mappings (hand records, ``last_bet``) and sequences of them as
+    plain lists and dicts, to compare two envs' infos."""
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    if isinstance(x, np.generic):
+        return x.item()
+    if isinstance(x, Mapping):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)) or type(x).__name__ == "ActionLog":
+        return [plain(v) for v in x]
+    if hasattr(x, "lines") and callable(x.lines):  # Hold'em's HandResult
+        return x.lines()
+    return x
+
+
 def _play(env: Any, info: dict[str, Any], rng: random.Random, steps: int) -> list[Any]:
     out = []
     for _ in range(steps):
         legal = np.flatnonzero(info["action_mask"])
         obs, reward, terminated, truncated, info = env.step(int(legal[rng.randrange(legal.size)]))
-        out.append((np.asarray(obs).tobytes(), float(reward), terminated, truncated))
+        # The infos too: some views feed only them (the hand records, last_bet, walks).
+        out.append((np.asarray(obs).tobytes(), float(reward), terminated, truncated, plain(info)))
         if terminated or truncated:
             obs, info = env.reset()
-            out.append(np.asarray(obs).tobytes())
+            out.append((np.asarray(obs).tobytes(), plain(info)))
     return out
 
 
@@ -109,3 +127,19 @@ def test_a_kernel_entry_pickles_by_name_and_a_new_process_plays_the_copy() -> No
         timeout=300,
     )
     assert pickle.loads(done.stdout) == expected
+
+
+def test_a_kernel_entry_of_a_kernel_made_in_a_function_refuses_to_pickle() -> None:
+    from numba import njit
+
+    def make() -> Any:
+        @njit
+        def local(x: int) -> int:
+            return x + 1
+
+        return local
+
+    entry = KernelEntry(make())
+    assert entry.call(1) == 2
+    with pytest.raises(pickle.PicklingError, match="only module-level kernels"):
+        pickle.dumps(entry)

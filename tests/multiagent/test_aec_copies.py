@@ -14,6 +14,7 @@ import pytest
 from poker_env.multiagent.draw import DrawAECEnv
 from poker_env.multiagent.holdem import HoldemAECEnv
 from poker_env.multiagent.red_dog import RedDogAECEnv
+from tests.envs.test_copies import plain
 
 
 def _play(env: Any, rng: random.Random, steps: int) -> list[Any]:
@@ -27,7 +28,10 @@ def _play(env: Any, rng: random.Random, steps: int) -> list[Any]:
             continue
         legal = np.flatnonzero(obs["action_mask"])
         env.step(int(legal[rng.randrange(legal.size)]))
-        out.append((env.agent_selection, obs["observation"].tobytes(), reward, dict(env.rewards)))
+        infos = {a: plain(i) for a, i in env.infos.items()}  # (views feed some infos only)
+        out.append(
+            (env.agent_selection, obs["observation"].tobytes(), reward, dict(env.rewards), infos)
+        )
     return out
 
 

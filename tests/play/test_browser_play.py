@@ -295,7 +295,7 @@ def test_a_holdem_showdown_shows_the_chips_after_its_pot_not_the_next_hands_blin
     from playwright.sync_api import expect
 
     page = _page(browser)
-    gid = _start(page, server, game="holdem", seed="4")
+    gid = _start(page, server, game="holdem", seed="4", players="6")
     view: dict[str, Any] = {}
     for _ in range(40):  # check or call down to a showdown
         page.locator("#btn-CALL:enabled, #btn-CHECK:enabled").first.wait_for(state="attached")
@@ -313,6 +313,12 @@ def test_a_holdem_showdown_shows_the_chips_after_its_pot_not_the_next_hands_blin
     expect(page.locator("#my-info")).to_have_text(f"You · chips {sd['chips'][0]}")
     expect(page.locator("#seat-1 .info")).to_have_text(f"chips {sd['chips'][1]}")
     expect(page.locator("#status")).to_have_text("showdown")
+    # The seats not in the showdown hold no cards of the next hand (no backs, no tags).
+    shown = {r["seat"] for r in sd["shown"]}
+    for p in view["players"][1:]:
+        if p["seat"] not in shown:
+            expect(page.locator(f"#seat-{p['seat']} .card")).to_have_count(0)
+            expect(page.locator(f"#seat-{p['seat']} .tag")).to_have_count(0)
     page.click("#next-hand")
     expect(page.locator("#showdown")).to_be_hidden()
     expect(page.locator("#my-info")).to_contain_text(f"You · chips {me['chips']}")

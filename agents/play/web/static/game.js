@@ -168,7 +168,7 @@
       box.id = "seat-" + p.seat;
       if (p.to_act) box.classList.add("to-act");
       const showing = pausing() && holdem && view.showdown.shown.some((r) => r.seat === p.seat);
-      if (!showing && (!p.seated || (holdem && !p.in_hand))) box.classList.add("out");
+      if (!showing && (!p.seated || (holdem && !sdHand && !p.in_hand))) box.classList.add("out");
       const name = el("div", "name", p.name);
       const tags = sdHand ? "" : holdem ? p.roles.join(" ") : (p.dealer ? "dealer" : "");
       if (tags) name.append(el("span", "tag", tags));
@@ -177,7 +177,7 @@
       if (shown) {
         shown.cards.forEach((c) => cards.append(cardEl(c)));
         if (shown.won) box.classList.add("winner");
-      } else if (holdem && p.in_hand) { cards.append(backEl(), backEl()); }
+      } else if (holdem && p.in_hand && !sdHand) { cards.append(backEl(), backEl()); }
       let info = `chips ${sdHand ? sdHand.chips[p.seat] : p.chips}`;
       if (holdem && p.bet && !sdHand) info += ` · bet ${p.bet}`;
       if (!p.seated) info += " · left";

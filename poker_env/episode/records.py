@@ -9,6 +9,7 @@ another's is not), and keep any other value whole.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
@@ -30,8 +31,9 @@ class LazyRecord(Mapping[str, Any]):
     def __init__(self) -> None:
         self._dict: dict[str, Any] | None = None
 
+    @abstractmethod
     def _decode(self) -> dict[str, Any]:
-        raise NotImplementedError
+        """The items as a dict, from the subclass's raw values (called once)."""
 
     def _decoded(self) -> dict[str, Any]:
         d = self._dict

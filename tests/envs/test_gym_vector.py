@@ -69,3 +69,14 @@ def test_last_bet_is_a_read_only_mapping_equal_to_its_dict_that_pickles() -> Non
     assert pickle.loads(pickle.dumps(bet)) == plain
     with pytest.raises(TypeError):
         bet["won"] = True  # type: ignore[index]
+
+
+def test_a_record_class_must_say_how_it_decodes() -> None:
+    # LazyRecord is abstract: a subclass without _decode cannot be made at all.
+    from poker_env.episode.records import LazyRecord
+
+    class Incomplete(LazyRecord):
+        KEYS = ("a",)
+
+    with pytest.raises(TypeError, match="_decode"):
+        Incomplete()  # type: ignore[abstract]

@@ -148,10 +148,10 @@ def action_dict(row: NDArray[np.int64] | Sequence[int]) -> dict[str, Any]:
 
 
 def own_action_dict(action: int, p: float, r: list[int]) -> dict[str, Any]:
-    """An agent's own action as its ``info["last_bet"]``: ``action`` (the index it
-    played) and ``p`` (its exact win probability when it decided), then
-    :func:`action_dict`'s keys from the events row ``r`` (a list: one dict literal, no
-    merge of two dicts, for a step's sake: 1.08x for ``RedDog-v0``). Its entries are
+    """The items of an agent's ``info["last_bet"]`` (:class:`BetRecord` builds them
+    with this when first read): ``action`` (the index it played) and ``p`` (its exact
+    win probability when it decided), then :func:`action_dict`'s keys from the events
+    row ``r`` (a list: one dict literal, no merge of two dicts). Its entries are
     action_dict's written out again; ``tests/envs/test_red_dog.py`` checks that the two
     agree, key order included."""
     return {

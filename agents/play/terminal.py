@@ -5,8 +5,10 @@ wardrobe (worn, at stake, lost, bought back) in the draw, what each player just
 did, and the buttons legal now, each on a key. Type a key (or the button's word),
 an amount after it or when asked (the bounds are shown), and in the draw the
 numbers of the cards to change, then ``d`` (DRAW) to confirm. Bad input is refused
-with the reason and asked again; nothing changes. ``q``, Ctrl-C or the end of the
-input saves the game as JSON; ``--resume FILE`` continues it.
+with the reason and asked again; nothing changes. At a terminal, a hand that ends
+in a showdown stays on the screen (its table once the pot was paid, every hand
+shown) until Enter. ``q``, Ctrl-C or the end of the input saves the game as JSON;
+``--resume FILE`` continues it.
 
 Standard input may be a pipe: every prompt reads one line, so a test (or a
 script) plays whole games by writing lines.
@@ -31,7 +33,7 @@ from poker_env.errors import ConfigError
 from poker_env_agents.play.common import GAME_NAMES, Button, InputError, SaveFileError, Session
 from poker_env_agents.play.sessions import load_session, new_session, trained_summary
 
-__all__ = ["main", "play", "render_screen"]
+__all__ = ["main", "play", "render_pause", "render_screen"]
 
 _SUITS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
 _PLAIN_SUITS = {"c": "c", "d": "d", "h": "h", "s": "s"}
@@ -140,6 +142,80 @@ def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
     return Panel(grid, title=f"Showdown · hand {sd['hand']}", title_align="left")
 
 
+def _pause_table(view: dict[str, Any], fancy: bool) -> RenderableType:
+    """The table of the hand that just ended in a showdown, as it stands once its pot
+    was paid (the showdown pause): no bets, blinds or cards of the next hand."""
+    sd = view["showdown"]
+    grid = Table.grid(padding=(0, 2))
+    if view["game"] == "draw":
+        # The money is left out: the next hand's antes (and a stake) may be paid already.
+        for who, name, style in (("she", "SHE", "bold magenta"), ("you", "YOU", "bold green")):
+            won = " (wins)" if sd["winner"] == who else ""
+            grid.add_row(Text(name, style=style), Text(sd["names"][who] + won))
+        grid.add_row(Text("POT", style="bold yellow"), Text(str(sd["pot"]), style="bold yellow"))
+        title = f"Five-card draw · hand {sd['hand']} · showdown"
+    else:
+        shown = {r["seat"]: r for r in sd["shown"]}
+        for p in view["players"]:
+            q = p["seat"]
+            r = shown.get(q)
+            state = "" if r is None else ("wins" if r["won"] else "shows")
+            if r is None and sd["chips"][q] == 0:
+                state = "out"
+            label = Text(f"  {p['name']}", style="bold green" if q == 0 else "bold")
+            grid.add_row(label, Text(f"chips {sd['chips'][q]:>5}   {state}"))
+        grid.add_row(Text(""), Text(""))
+        grid.add_row(Text("POT", style="bold yellow"), Text(str(sd["pot"]), style="bold yellow"))
+        board = [_card_text(t) for t in sd["board"].split()]
+        grid.add_row(Text("board"), _cards(board, fancy) if board else Text("-"))
+        title = f"Texas Hold'em · hand {sd['hand']} · showdown"
+    return Panel(grid, title=title, title_align="left")
+
+
+def render_pause(session: Session, console: Console, message: str | None = None) -> None:
+    """Draw the showdown pause: the hand that ended in a showdown (its table once the
+    pot was paid, what happened up to its result, every hand shown) and its keys; the
+    next hand waits until the person goes on."""
+    view = session.view()
+    sd = view["showdown"]
+    fancy = (getattr(console.file, "encoding", "") or "").lower().replace("-", "") == "utf8"
+    parts: list[RenderableType] = [_pause_table(view, fancy)]
+    parts.append(Text(f"Opponent level {view['level']}. {view['antes']}", style="dim"))
+    # What happened up to the showdown's result (the next hand's deal is left out).
+    first = len(session.events) - len(view["events"])
+    until = sd["at"] + len(sd["lines"]) - first
+    events = view["events"][: max(until, 0)]
+    if events:
+        parts.append(Text("What happened:", style="bold"))
+        parts.append(_events({**view, "events": events}))
+    showdown = _showdown(view, fancy)
+    assert showdown is not None
+    parts.append(showdown)
+    if isinstance(message, _Note):
+        parts.append(Text(str(message), style="cyan"))
+    elif message:
+        parts.append(Text(f"Not accepted: {message}", style="bold red"))
+    keys = Text()
+    keys.append("[Enter]", style="bold cyan")
+    keys.append(" next hand   ")
+    keys.append("[q]", style="bold cyan")
+    keys.append(" save and quit   ")
+    keys.append("[?]", style="bold cyan")
+    keys.append(" help")
+    parts.append(keys)
+    console.print(Group(*parts))
+
+
+def _pause_turn(console: Console, stdin: IO[str]) -> tuple[bool, str | None]:
+    """Read one line at the showdown pause: (go on to the next hand, a message)."""
+    text = _read(stdin, console, "> ").lower()
+    if text in ("", "n", "next"):
+        return True, None
+    if text in ("?", "h", "help"):
+        return False, _Note("Keys: Enter (or n) shows the next hand; q saves and quits.")
+    return False, f"{text!r}: the hand is over; Enter (or n) shows the next hand"
+
+
 def _card_text(text: str) -> dict[str, Any]:
     return {"text": text, "rank": text[:-1], "suit": text[-1]}
 
@@ -217,12 +293,16 @@ def render_screen(
     console: Console,
     marked: frozenset[int] = frozenset(),
     message: str | None = None,
+    showdown: bool = True,
 ) -> None:
     """Draw the table, what just happened, the message (a refusal's reason) and the
-    buttons on ``console``."""
+    buttons on ``console``; with ``showdown``, also the last showdown's panel (every
+    hand shown) while the person has not acted since."""
     view = session.view()
     fancy = (getattr(console.file, "encoding", "") or "").lower().replace("-", "") == "utf8"
-    if view["game"] == "draw":
+    if view["over"] and view["showdown"]:
+        table = _pause_table(view, fancy)  # the last hand, its board and cards shown
+    elif view["game"] == "draw":
         table = _draw_table(view, fancy, marked)
     else:
         table = _players_table(view, fancy)
@@ -234,7 +314,7 @@ def render_screen(
     if view["events"]:
         parts.append(Text("What happened:", style="bold"))
         parts.append(_events(view))
-    sd = _showdown(view, fancy)
+    sd = _showdown(view, fancy) if showdown or view["over"] else None
     if sd is not None:
         parts.append(sd)
     if view["over"]:
@@ -356,11 +436,24 @@ def play(
     console = console if console is not None else Console()
     marked: set[int] = set(session.marked)
     message: str | None = None
+    # At a terminal, a hand that ends in a showdown stays on the screen until the
+    # person goes on (as the browser's pause); piped input reads no such line.
+    dismissed: int | None = None
     try:
         while not session.is_over:
             if console.is_terminal:
                 console.clear()
-            render_screen(session, console, frozenset(marked), message)
+                sd = session.view()["showdown"]
+                if sd is not None and sd["hand"] != dismissed:
+                    render_pause(session, console, message)
+                    go_on, message = _pause_turn(console, stdin)
+                    if go_on:
+                        dismissed = sd["hand"]
+                    continue
+            # At a terminal the showdown was shown by the pause; its lines stay in the list.
+            render_screen(
+                session, console, frozenset(marked), message, showdown=not console.is_terminal
+            )
             message = _turn(session, console, stdin, marked)
             session.marked = sorted(marked)
     except (_Quit, KeyboardInterrupt):

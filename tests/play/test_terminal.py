@@ -255,3 +255,74 @@ def test_the_script_plays_through_a_real_pipe(tmp_path: Path) -> None:
     if shot:  # a terminal screen captured to text, for people to look at
         Path(shot).mkdir(parents=True, exist_ok=True)
         (Path(shot) / "terminal-reddog.txt").write_text(proc.stdout, encoding="utf-8")
+
+
+def _screens(argv: Sequence[str], lines: Sequence[str], save: Path) -> list[str]:
+    """The screens ``poker-play`` draws at a terminal (rich's clear splits them)."""
+    out = io.StringIO()
+    console = Console(file=out, width=100, force_terminal=True, color_system=None)
+    stdin = io.StringIO("".join(line + "\n" for line in lines))
+    assert main([*argv, "--save", str(save)], stdin=stdin, console=console) == 0
+    return [s for s in out.getvalue().split("\x1b[2J") if s.strip()]
+
+
+def test_at_a_terminal_a_holdem_showdown_waits_with_its_own_table(tmp_path: Path) -> None:
+    """Seed 3, heads-up, checked down: the blinds 1 and 2 make a pot of 4 and your pair
+    of sevens wins it, so you hold 202 and Seat 1 198 (200 each at the start). The
+    showdown stays on the screen with that table (no blinds, bets or cards of hand 2)
+    until Enter; another key is refused and plays nothing."""
+    screens = _screens(["holdem", "--seed", "3"], ["c"] * 4 + ["c", "", "q"], tmp_path / "s.json")
+    pause = [s for s in screens if "hand 1 · showdown" in s]
+    assert len(pause) == 2  # drawn again after the refused key
+    first = pause[0]
+    assert "You     chips   202   wins" in first
+    assert "Seat 1  chips   198   shows" in first
+    assert "POT       4" in first
+    assert "[9h]  [Qs]  [8d]  [Kc]  [7s]" in first  # hand 1's board
+    assert "hand 2" not in first.lower() and "Hand 2:" not in first
+    assert "D SB" not in first and "BB" not in first and "bet " not in first
+    assert "─ Showdown · hand 1 ─" in first and "[Enter] next hand" in first
+    assert "Not accepted: 'c': the hand is over; Enter (or n) shows the next hand" in pause[1]
+    # Enter: hand 2's table, the showdown no longer drawn below it; the 'c' at the
+    # pause was not played (hand 2 waits for your first action).
+    after = screens[screens.index(pause[1]) + 1]
+    assert "Texas Hold'em · hand 2 · preflop" in after
+    assert "─ Showdown" not in after
+    saved = json.loads((tmp_path / "s.json").read_text())
+    s = new_session("holdem", seed=3)
+    for _ in range(4):
+        s.act("CHECK")
+    assert saved["state"] == json.loads(s.to_json())["state"]
+
+
+def test_at_a_terminal_a_draw_showdown_waits_and_names_both_hands(tmp_path: Path) -> None:
+    """Seed 5: you stay, stand pat and call; her pair of fours beats your queen high."""
+    screens = _screens(
+        ["draw", "--seed", "5", "--money", "20", "--items", "1"],
+        ["s", "d", "s", "c", "?", "n", "q"],
+        tmp_path / "s.json",
+    )
+    pause = [s for s in screens if "hand 1 · showdown" in s]
+    assert len(pause) == 2  # and again with the help line
+    assert "SHE  Pair, Fours (wins)" in pause[0]
+    assert "YOU  High Card, Queen high" in pause[0]
+    assert "POT  10" in pause[0]
+    assert "1:[" not in pause[0]  # not hand 2's cards
+    assert "Keys: Enter (or n) shows the next hand; q saves and quits." in pause[1]
+    after = screens[screens.index(pause[1]) + 1]
+    assert "Five-card draw · hand 2" in after and "─ Showdown" not in after
+
+
+def test_piped_input_reads_no_pause_line(tmp_path: Path) -> None:
+    """Without a terminal the showdown is listed under the next hand's table and the
+    next line plays on (a script's lines are the game's actions only)."""
+    code, out = _run(["holdem", "--seed", "3"], ["c"] * 5 + ["q"], tmp_path / "s.json")
+    assert code == 0
+    assert "─ Showdown · hand 1 ─" in out and "[Enter] next hand" not in out
+    assert "Not accepted" not in out
+    saved = json.loads((tmp_path / "s.json").read_text())
+    s = new_session("holdem", seed=3)
+    for _ in range(4):
+        s.act("CHECK")
+    s.act("CALL")  # the fifth line: hand 2's first action
+    assert saved["state"] == json.loads(s.to_json())["state"]

@@ -326,3 +326,11 @@ def test_piped_input_reads_no_pause_line(tmp_path: Path) -> None:
         s.act("CHECK")
     s.act("CALL")  # the fifth line: hand 2's first action
     assert saved["state"] == json.loads(s.to_json())["state"]
+
+
+def test_a_game_saved_at_the_showdown_pause_resumes_at_it(tmp_path: Path) -> None:
+    save = tmp_path / "s.json"
+    _screens(["holdem", "--seed", "3"], ["c"] * 4 + ["q"], save)
+    screens = _screens(["holdem", "--resume", str(save)], ["", "q"], save)
+    assert "Texas Hold'em · hand 1 · showdown" in screens[0]
+    assert "Texas Hold'em · hand 2 · preflop" in screens[1]

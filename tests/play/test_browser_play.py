@@ -155,6 +155,10 @@ def test_the_showdown_waits_on_the_table_for_next_hand(browser: Any, server: str
     expect(page.locator("#hint")).to_have_text(sd["names"]["you"])
     expect(page.locator("#showdown-text")).to_contain_text("wins the pot of")
     expect(page.locator("#title")).to_contain_text("hand 1 · showdown")
+    # No money during the pause: hand 2's antes are paid already (the view's money).
+    assert view["you"]["money"] + view["her"]["money"] + view["pot"] == 1000
+    expect(page.locator("#my-info")).to_have_text("You")
+    expect(page.locator("#seat-1 .info")).to_have_text("")
     for name in ("BET", "STAY", "DROP", "DRAW"):
         expect(page.locator(f"#btn-{name}")).to_be_disabled()
     _settle(page)
@@ -166,6 +170,8 @@ def test_the_showdown_waits_on_the_table_for_next_hand(browser: Any, server: str
     page.click("#next-hand")
     expect(bar).to_be_hidden()
     expect(page.locator("#title")).to_have_text("Five-card draw · hand 2")
+    expect(page.locator("#my-info")).to_contain_text(f"money {view['you']['money']}")
+    expect(page.locator("#seat-1 .info")).to_contain_text(f"money {view['her']['money']}")
     expect(page.locator("#seat-1 .cards .card.back")).to_have_count(5)
     legal = [b["name"] for b in view["buttons"]]
     expect(page.locator(f"#btn-{legal[0]}")).to_be_enabled()

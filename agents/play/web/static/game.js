@@ -76,10 +76,12 @@
     box.id = "seat-1";
     if (view.to_act === "she") box.classList.add("to-act");
     const name = el("div", "name", "She");
-    const info = el("div", "info",
+    const sd = pausing() ? view.showdown : null;
+    // During the showdown pause no money is shown: the next hand's antes (and a stake)
+    // are paid already, so the money now is not what that hand left.
+    const info = el("div", "info", sd ? "" :
       `money ${her.money} · bet ${her.bet}` + (her.drawn === null ? "" : ` · drew ${her.drawn}`));
     const cards = el("div", "cards");
-    const sd = pausing() ? view.showdown : null;
     if (sd) {
       sd.hands.she.split(" ").forEach((t) => cards.append(cardEl(textCard(t))));
       if (sd.winner === "she") box.classList.add("winner");
@@ -117,7 +119,7 @@
     if (sdMine) {
       // Your showdown hand, in its place, with its name (the next deal waits).
       sdMine.hands.you.split(" ").forEach((t) => mine.append(cardEl(textCard(t))));
-      $("my-info").textContent = `You · money ${view.you.money}`;
+      $("my-info").textContent = "You";
       $("hint").textContent = sdMine.names.you;
       $("title").textContent = `Five-card draw · hand ${sdMine.hand} · showdown`;
       $("status").textContent = "showdown";

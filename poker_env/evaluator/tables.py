@@ -396,19 +396,56 @@ def _low16(full: NDArray[np.int32], swap: bool) -> NDArray[np.uint16]:
     return low
 
 
-def _l2_bytes() -> int | None:
-    # The first CPU's level-2 cache (Linux sysfs); None where the OS does not say.
-    base = Path("/sys/devices/system/cpu/cpu0/cache")
-    for index in sorted(base.glob("index*")):
+def _cpu_list(text: str) -> list[int]:
+    """The CPUs of a Linux list such as ``0-3,8,10-11``."""
+    cpus: list[int] = []
+    for part in text.strip().split(","):
+        if part:
+            first, _, last = part.partition("-")
+            cpus.extend(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def _cores_sharing(root: Path, cpus: list[int]) -> int:
+    """How many cores ``cpus`` are: the hardware threads of one core (SMT) count once."""
+    cores = set()
+    for cpu in cpus:
         try:
-            if (index / "level").read_text().strip() != "2":
-                continue
-            size = (index / "size").read_text().strip().upper()
-            scale = {"K": 1 << 10, "M": 1 << 20}.get(size[-1:], 1)
-            return int(size.rstrip("KM")) * scale
+            siblings = (root / f"cpu{cpu}" / "topology" / "thread_siblings_list").read_text()
+            cores.add(tuple(_cpu_list(siblings)))
         except (OSError, ValueError):
-            continue  # an unreadable entry: the next one
-    return None
+            cores.add((cpu,))
+    return max(len(cores), 1)
+
+
+def _l2_bytes(root: Path = Path("/sys/devices/system/cpu")) -> int | None:
+    """The level-2 cache a thread of this process can count on (Linux sysfs): over the
+    CPUs it may run on, the smallest share of one, a cache's size over the cores that
+    share it (a hybrid CPU's small cores share one L2 by four; the two hardware threads
+    of one core count as one core, as one thread mostly runs there alone). None where
+    the OS does not say."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = [0]
+    shares = []
+    for cpu in cpus:
+        for index in sorted((root / f"cpu{cpu}" / "cache").glob("index*")):
+            try:
+                if (index / "level").read_text().strip() != "2":
+                    continue
+                size = (index / "size").read_text().strip().upper()
+                scale = {"K": 1 << 10, "M": 1 << 20}.get(size[-1:], 1)
+                try:
+                    shared = _cpu_list((index / "shared_cpu_list").read_text())
+                except (OSError, ValueError):
+                    shared = [cpu]
+                sharing = _cores_sharing(root, shared)
+                shares.append(int(size.rstrip("KM")) * scale // sharing)
+                break
+            except (OSError, ValueError):
+                continue  # an unreadable entry: the next one
+    return min(shares) if shares else None
 
 
 @cache

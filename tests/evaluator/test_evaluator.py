@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -553,6 +554,44 @@ def test_both_rank_widths_give_the_scalar_kernels_ranks(
         assert (evaluate(big, deck, italian, num_threads=2) == np.tile(want, reps)).all()
         got = evaluate(big.astype(np.int64), deck, italian, validate=False, num_threads=2)
         assert (got == np.tile(want, reps)).all()
+
+
+def _fake_cpu(root: Path, cpu: int, l2: str, shared: str, siblings: str) -> None:
+    """One CPU of a Linux sysfs tree: an L1 (index0) and an L2 (index2) cache entry."""
+    for index, level, size, share in (
+        ("index0", "1", "48K", str(cpu)),
+        ("index2", "2", l2, shared),
+    ):
+        d = root / f"cpu{cpu}" / "cache" / index
+        d.mkdir(parents=True)
+        (d / "level").write_text(level + "\n")
+        (d / "size").write_text(size + "\n")
+        (d / "shared_cpu_list").write_text(share + "\n")
+    topo = root / f"cpu{cpu}" / "topology"
+    topo.mkdir(parents=True)
+    (topo / "thread_siblings_list").write_text(siblings + "\n")
+
+
+def test_the_l2_size_is_the_smallest_per_core_share_over_the_cpus_we_may_run_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hybrid CPU's layout (Intel Alder Lake: two threads of a big core on its own 1.25
+    MB L2; four small cores sharing one 2 MB L2): a thread on a small core has 512 KB."""
+    root = tmp_path / "cpu"
+    _fake_cpu(root, 0, "1280K", "0-1", "0-1")
+    _fake_cpu(root, 1, "1280K", "0-1", "0-1")
+    for cpu in range(2, 6):
+        _fake_cpu(root, cpu, "2048K", "2-5", str(cpu))
+    monkeypatch.setattr(tables_module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5})
+    assert tables_module._l2_bytes(root) == 512 << 10
+    # Pinned to the big core: its whole L2 (its two threads are one core).
+    monkeypatch.setattr(tables_module.os, "sched_getaffinity", lambda pid: {0, 1})
+    assert tables_module._l2_bytes(root) == 1280 << 10
+    # Unreadable or missing entries: skipped; nothing at all: unknown.
+    (root / "cpu1" / "cache" / "index2" / "size").write_text("lots\n")
+    assert tables_module._l2_bytes(root) == 1280 << 10
+    assert tables_module._l2_bytes(tmp_path / "nothing") is None
+    assert tables_module._cpu_list("0-3,8,10-11") == [0, 1, 2, 3, 8, 10, 11]
 
 
 def test_rank_width_follows_the_environment_and_refuses_other_values(

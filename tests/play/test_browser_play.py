@@ -331,3 +331,32 @@ def test_a_holdem_showdown_shows_the_chips_after_its_pot_not_the_next_hands_blin
     expect(page.locator("#status")).not_to_have_text("showdown")
     assert page.errors == []
     page.close()
+
+
+def test_red_dog_turned_and_shown_cards_are_two_labelled_rows(browser: Any, server: str) -> None:
+    """At ten players (seed 1: nine seats bet before you) the cards shown run to dozens:
+    the turned cards and the shown ones each get their own row with its label, every
+    card of the view in it, instead of one row where the two lists ran together."""
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    gid = _start(page, server, game="reddog", players="10", seed="1")
+    view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
+    assert len(view["turned"]) >= 5 and len(view["shown"]) > 20
+    turned = page.locator("#board .group[data-group=turned]")
+    shown = page.locator("#board .group[data-group=shown]")
+    expect(turned.locator(".label")).to_have_text("turned")
+    expect(shown.locator(".label")).to_have_text("shown")
+    expect(turned.locator(".card")).to_have_count(len(view["turned"]))
+    expect(shown.locator(".card")).to_have_count(len(view["shown"]))
+    for i, c in enumerate(view["shown"]):
+        expect(shown.locator(".card").nth(i)).to_have_attribute("data-card", c["text"])
+    # Every shown card lies below the last turned one, right of the shown label.
+    t_box, label_box = turned.bounding_box(), shown.locator(".label").bounding_box()
+    assert t_box is not None and label_box is not None
+    for box in (shown.locator(".card").nth(i).bounding_box() for i in range(len(view["shown"]))):
+        assert box is not None
+        assert box["y"] >= t_box["y"] + t_box["height"] - 1
+        assert box["x"] >= label_box["x"] + label_box["width"]
+    assert page.errors == []
+    page.close()

@@ -196,13 +196,16 @@
       view.board.forEach((c) => board.append(cardEl(c)));
       for (let i = view.board.length; i < 5 && view.street; i++) board.append(el("div", "card slot"));
     } else {
-      if (view.turned.length) {
-        board.append(el("span", "label", "turned"));
-        view.turned.forEach((c) => board.append(cardEl(c, "small")));
-      }
-      if (view.shown.length) {
-        board.append(el("span", "label", "shown"));
-        view.shown.forEach((c) => board.append(cardEl(c, "small")));
+      // Each list on its own row, its label at its left (at ten players the shown cards
+      // run to forty and more: in one row with the turned ones they mixed).
+      for (const [name, cards] of [["turned", view.turned], ["shown", view.shown]]) {
+        if (!cards.length) continue;
+        const group = el("div", "group");
+        group.dataset.group = name;
+        const row = el("div", "cards small");
+        cards.forEach((c) => row.append(cardEl(c)));
+        group.append(el("span", "label", name), row);
+        board.append(group);
       }
     }
     const mine = $("my-cards");

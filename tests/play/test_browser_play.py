@@ -360,3 +360,41 @@ def test_red_dog_turned_and_shown_cards_are_two_labelled_rows(browser: Any, serv
         assert box["x"] >= label_box["x"] + label_box["width"]
     assert page.errors == []
     page.close()
+
+
+def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
+    browser: Any, server: str
+) -> None:
+    """390 x 844 CSS pixels (a phone held upright): nothing wider than the screen, a
+    six-seat Hold'em table's board in one row of five and its buttons on the first
+    screen; a ten-seat Red Dog table's cards all inside the felt."""
+    from playwright.sync_api import expect
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    _start(page, server, game="holdem", players="6", seed="11")
+    expect(page.locator("#board .card")).to_have_count(5)  # the five places, empty
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    tops = {
+        round(b["y"]) for b in (c.bounding_box() for c in page.locator("#board .card").all()) if b
+    }
+    assert len(tops) == 1
+    for name in ("FOLD", "CALL", "RAISE"):
+        box = page.locator(f"#btn-{name}").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 844, (name, box)
+    _start(page, server, game="reddog", players="10", seed="1")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    felt = page.locator(".felt").bounding_box()
+    assert felt is not None
+    cards = page.locator("#board .card").all()
+    assert len(cards) > 25
+    for card in cards:
+        box = card.bounding_box()
+        assert box is not None
+        assert (
+            felt["x"] + 10 <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] - 10
+        )
+    assert errors == []
+    page.close()

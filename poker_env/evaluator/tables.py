@@ -87,6 +87,15 @@ class EvalTables(NamedTuple):
     flush_table: NDArray[np.int32]  # (8192,) flush hands by 13-bit rank mask
     deck_min_card: int  # lowest card index in the deck (0, or 20 for the 32-card deck)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # The tables of build_tables(...) pickle, and deep-copy, as that call: a copy
+        # of an env (pickle, deepcopy) then shares the process's one set (about 400 KB,
+        # read-only) instead of carrying its own. Tables made otherwise: their arrays.
+        for (short, flush_beats_full_house), tables in list(_memo.items()):
+            if tables is self:
+                return build_tables, ("short" if short else "standard", flush_beats_full_house)
+        return EvalTables, tuple(self)
+
 
 class RankHash(NamedTuple):
     """One hash of the batch kernels: row offsets, rank and flush tables, 16 or 32 bits.

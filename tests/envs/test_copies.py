@@ -143,3 +143,55 @@ def test_a_kernel_entry_of_a_kernel_made_in_a_function_refuses_to_pickle() -> No
     assert entry.call(1) == 2
     with pytest.raises(pickle.PicklingError, match="only module-level kernels"):
         pickle.dumps(entry)
+
+
+def _tables_in(obj: Any, found: list[Any], depth: int = 0) -> None:
+    """Every EvalTables reachable from ``obj`` through attributes, tuples and lists."""
+    from poker_env.evaluator.tables import EvalTables
+
+    if isinstance(obj, EvalTables):
+        found.append(obj)
+    elif depth < 4 and isinstance(obj, (tuple, list)):
+        for v in obj:
+            _tables_in(v, found, depth + 1)
+    elif depth < 2 and hasattr(obj, "__dict__"):
+        for v in vars(obj).values():
+            _tables_in(v, found, depth + 1)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_a_copy_shares_the_processs_evaluator_tables(env_id: str) -> None:
+    """The evaluator's tables (about 400 KB, read-only) pickle as the call that made
+    them: a copy (pickle or deepcopy) uses the process's own set, the same object."""
+    from poker_env.evaluator import get_tables
+
+    env = _make(env_id).unwrapped
+    env.reset(seed=3)
+    found: list[Any] = []
+    _tables_in(env, found)
+    data = pickle.dumps(env)
+    if not found:  # this env ranks no hand with them (Red Dog)
+        assert len(data) < 64_000
+        return
+    assert all(t is get_tables() for t in found)
+    # Without the tables a copy weighs what the env's own state does.
+    assert len(data) < 64_000, len(data)
+    for twin in (pickle.loads(data), copy.deepcopy(env)):
+        again: list[Any] = []
+        _tables_in(twin, again)
+        assert len(again) == len(found)
+        assert all(t is get_tables() for t in again)
+
+
+def test_tables_made_otherwise_pickle_with_their_arrays() -> None:
+    from poker_env.evaluator import get_tables
+    from poker_env.evaluator.tables import EvalTables
+
+    own = EvalTables(*[a.copy() if isinstance(a, np.ndarray) else a for a in get_tables()])
+    back = pickle.loads(pickle.dumps(own))
+    assert back is not own and back is not get_tables()
+    for a, b in zip(own, back, strict=True):
+        assert np.array_equal(a, b)
+    short = get_tables("short", flush_beats_full_house=True)
+    assert pickle.loads(pickle.dumps(short)) is short
+    assert copy.deepcopy(short) is short

@@ -15,7 +15,7 @@ help:
 	@echo "make demo   - the main job (set-up included)"
 	@echo "make test   - the test suite (set-up included)"
 	@echo "make lint   - ruff, mypy --strict, import-linter"
-	@echo "make bench  - speed against the installed peers (SUITES=user-path, evaluator, ...)"
+	@echo "make bench  - speed against the installed peers (SUITES=user-path, evaluator, copies, ...)"
 	@echo "make models - train, ship and evaluate the six computer opponents (hours)"
 
 $(VENV)/.installed: pyproject.toml

@@ -25,7 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from bench.common import machine_line
 
-SUITES = ["evaluator", "draw", "red_dog", "holdem", "user-path", "peers", "training"]
+SUITES = ["evaluator", "draw", "red_dog", "holdem", "user-path", "copies", "peers", "training"]
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,98 @@
+"""Copies of an env, as a search (MCTS, a best response) or a process pool makes them.
+
+Run: ``.venv/bin/python -m bench.bench_copies`` (or ``bench/run.py copies``). For every
+Gymnasium id, after a seeded reset and a few random steps (a hand under way): the
+pickled size, and copies per second by a pickle round trip (``pickle.loads(
+pickle.dumps(env))``) and by ``copy.deepcopy``. Peer: OpenSpiel's heads-up no-limit
+(``universal_poker``, fcpa) state in the middle of a hand, ``state.clone()`` and a
+pickle round trip of the state, in the same process.
+"""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+import warnings
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from bench.common import Row, machine_line, print_table, rate
+from bench.peers import openspiel_game_string
+
+SEED = 7
+BATCH = 50  # copies per timed call
+
+
+def _env_mid_hand(env_id: str) -> Any:
+    import poker_env  # noqa: F401  (registers the ids)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = gym.make(env_id).unwrapped
+    _, info = env.reset(seed=SEED)
+    rng = random.Random(SEED)
+    for _ in range(3):
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, terminated, truncated, info = env.step(int(legal[rng.randrange(legal.size)]))
+        if terminated or truncated:
+            _, info = env.reset()
+    return env
+
+
+def _rows_for(name: str, obj: Any, clone: Any | None = None) -> list[Row]:
+    def round_trip() -> int:
+        for _ in range(BATCH):
+            pickle.loads(pickle.dumps(obj))
+        return BATCH
+
+    def deep() -> int:
+        for _ in range(BATCH):
+            copy.deepcopy(obj)
+        return BATCH
+
+    rows = [
+        Row(f"{name}: pickled size", len(pickle.dumps(obj)) / 1e3, "KB"),
+        Row(f"{name}: pickle round trip", rate(round_trip, 0.5), "copies/s"),
+    ]
+    if clone is None:
+        rows.append(Row(f"{name}: copy.deepcopy", rate(deep, 0.5), "copies/s"))
+    else:
+
+        def cloned() -> int:
+            for _ in range(BATCH):
+                clone()
+            return BATCH
+
+        rows.append(Row(f"{name}: state.clone()", rate(cloned, 0.5), "copies/s", "peer"))
+    return rows
+
+
+def main() -> None:
+    import poker_env  # noqa: F401
+
+    rows: list[Row] = []
+    for env_id in sorted(k for k in gym.registry if k.startswith("poker_env/")):
+        rows += _rows_for(env_id, _env_mid_hand(env_id))
+    try:
+        import pyspiel
+    except ImportError:
+        rows.append(Row("OpenSpiel HUNL state", float("nan"), "copies/s", "not installed"))
+    else:
+        game = pyspiel.load_game(openspiel_game_string(2, "fcpa"))
+        state = game.new_initial_state()
+        rng = random.Random(SEED)
+        while state.is_terminal() or state.is_chance_node() or state.move_number() < 6:
+            if state.is_terminal():
+                state = game.new_initial_state()
+                continue
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+        rows += _rows_for("OpenSpiel HUNL state (peer)", state, clone=state.clone)
+    print_table(f"Copies of an env in the middle of a hand ({machine_line()})", rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+"""The copies bench suite runs end to end (no timing is asserted): its env is in the
+middle of a hand, and a copy made the way it times plays on as the original."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+
+from bench import bench_copies as bc
+
+
+def test_the_copies_rows_of_an_env_mid_hand() -> None:
+    env = bc._env_mid_hand("poker_env/Holdem-v0")
+    assert not env._done  # a hand under way, not a finished episode
+    rows = bc._rows_for("Holdem-v0", env)
+    assert [r.unit for r in rows] == ["KB", "copies/s", "copies/s"]
+    assert 0 < rows[0].value < 64  # the evaluator's tables are not in it
+    assert all(r.value > 0 for r in rows[1:])
+    # What it times is a real copy: both copies play on as the original does.
+    for twin in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        a = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        b = twin.step(int(np.flatnonzero(twin.action_masks())[0]))
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+        env = bc._env_mid_hand("poker_env/Holdem-v0")

@@ -186,6 +186,9 @@ class Session(ABC):
         self.hand_starts: list[int] = []
         #: Cards the person has marked for the draw and not yet drawn (kept in saves).
         self.marked: list[int] = []
+        #: The hand whose showdown the person went past at the terminal's pause (kept
+        #: in saves, so a resumed game does not stop at it again).
+        self.showdown_seen: int | None = None
 
     # ----- what a front end asks --------------------------------------------
     @property
@@ -332,8 +335,14 @@ class Session(ABC):
 
     def ui_state(self) -> dict[str, Any]:
         """What a save keeps of the front end: where the person's latest action starts
-        in the log (a load replays the same log) and the cards marked for the draw."""
-        return {"mark": self.mark, "marked": list(self.marked), "over": self.is_over}
+        in the log (a load replays the same log), the cards marked for the draw and the
+        showdown the person went past at the terminal's pause."""
+        return {
+            "mark": self.mark,
+            "marked": list(self.marked),
+            "over": self.is_over,
+            "showdown_seen": self.showdown_seen,
+        }
 
     def restore_ui(self, ui: object) -> None:
         """Take back :meth:`ui_state` from a save (anything malformed is ignored: the
@@ -343,6 +352,9 @@ class Session(ABC):
         mark = ui.get("mark")
         if isinstance(mark, int) and not isinstance(mark, bool) and 0 <= mark <= len(self.events):
             self.mark = mark
+        seen = ui.get("showdown_seen")
+        if isinstance(seen, int) and not isinstance(seen, bool) and seen >= 0:
+            self.showdown_seen = seen
         marked = ui.get("marked")
         if isinstance(marked, list):
             try:

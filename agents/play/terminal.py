@@ -81,16 +81,32 @@ def _cards(
     return t
 
 
-def _buttons_line(buttons: Sequence[Button]) -> Text:
+def _keys_line(keys: Sequence[tuple[str, str]]) -> Text:
+    """``[key] what`` for each pair, then the keys every screen has (q, ?)."""
     t = Text()
-    for b in buttons:
-        t.append(f"[{b.key}]", style="bold cyan")
-        t.append(f" {b.describe()}   ")
-    t.append("[q]", style="bold cyan")
-    t.append(" save and quit   ")
-    t.append("[?]", style="bold cyan")
-    t.append(" help")
+    for key, what in [*keys, ("q", "save and quit"), ("?", "help")]:
+        t.append(f"[{key}]", style="bold cyan")
+        t.append(f" {what}   ")
+    t.rstrip()
     return t
+
+
+def _buttons_line(buttons: Sequence[Button]) -> Text:
+    return _keys_line([(b.key, b.describe()) for b in buttons])
+
+
+def _fancy(console: Console) -> bool:
+    """Suit symbols where the console writes UTF-8; letters elsewhere."""
+    return (getattr(console.file, "encoding", "") or "").lower().replace("-", "") == "utf8"
+
+
+def _message_text(message: str | None) -> Text | None:
+    """The help (a note, plain) or a refusal's reason (red); None without one."""
+    if isinstance(message, _Note):
+        return Text(str(message), style="cyan")
+    if message:
+        return Text(f"Not accepted: {message}", style="bold red")
+    return None
 
 
 def _events(view: dict[str, Any]) -> RenderableType:
@@ -143,8 +159,9 @@ def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
 
 
 def _pause_table(view: dict[str, Any], fancy: bool) -> RenderableType:
-    """The table of the hand that just ended in a showdown, as it stands once its pot
-    was paid (the showdown pause): no bets, blinds or cards of the next hand."""
+    """The table of the hand that just ended in a showdown (the showdown pause): in
+    Hold'em each seat's chips as that hand left them and its board, in the draw both
+    hands' names and the pot; no bets, blinds or cards of the next hand."""
     sd = view["showdown"]
     grid = Table.grid(padding=(0, 2))
     if view["game"] == "draw":
@@ -178,7 +195,7 @@ def render_pause(session: Session, console: Console, message: str | None = None)
     next hand waits until the person goes on."""
     view = session.view()
     sd = view["showdown"]
-    fancy = (getattr(console.file, "encoding", "") or "").lower().replace("-", "") == "utf8"
+    fancy = _fancy(console)
     parts: list[RenderableType] = [_pause_table(view, fancy)]
     parts.append(Text(f"Opponent level {view['level']}. {view['antes']}", style="dim"))
     # What happened up to the showdown's result (the next hand's deal is left out).
@@ -191,18 +208,10 @@ def render_pause(session: Session, console: Console, message: str | None = None)
     showdown = _showdown(view, fancy)
     assert showdown is not None
     parts.append(showdown)
-    if isinstance(message, _Note):
-        parts.append(Text(str(message), style="cyan"))
-    elif message:
-        parts.append(Text(f"Not accepted: {message}", style="bold red"))
-    keys = Text()
-    keys.append("[Enter]", style="bold cyan")
-    keys.append(" next hand   ")
-    keys.append("[q]", style="bold cyan")
-    keys.append(" save and quit   ")
-    keys.append("[?]", style="bold cyan")
-    keys.append(" help")
-    parts.append(keys)
+    note = _message_text(message)
+    if note is not None:
+        parts.append(note)
+    parts.append(_keys_line([("Enter", "next hand")]))
     console.print(Group(*parts))
 
 
@@ -299,9 +308,11 @@ def render_screen(
     buttons on ``console``; with ``showdown``, also the last showdown's panel (every
     hand shown) while the person has not acted since."""
     view = session.view()
-    fancy = (getattr(console.file, "encoding", "") or "").lower().replace("-", "") == "utf8"
-    if view["over"] and view["showdown"]:
-        table = _pause_table(view, fancy)  # the last hand, its board and cards shown
+    fancy = _fancy(console)
+    if view["over"] and view["showdown"] and view["game"] == "holdem":
+        # The last hand's table: its board, the chips it left (the draw's own table
+        # shows the final money and wardrobe; no next hand's antes are paid there).
+        table = _pause_table(view, fancy)
     elif view["game"] == "draw":
         table = _draw_table(view, fancy, marked)
     else:
@@ -320,10 +331,9 @@ def render_screen(
     if view["over"]:
         parts.append(Panel(Text(view["final"], style="bold"), title="Final", title_align="left"))
     else:
-        if isinstance(message, _Note):
-            parts.append(Text(str(message), style="cyan"))
-        elif message:
-            parts.append(Text(f"Not accepted: {message}", style="bold red"))
+        note = _message_text(message)
+        if note is not None:
+            parts.append(note)
         buttons = session.buttons()
         if buttons:
             parts.append(_buttons_line(buttons))
@@ -438,17 +448,16 @@ def play(
     message: str | None = None
     # At a terminal, a hand that ends in a showdown stays on the screen until the
     # person goes on (as the browser's pause); piped input reads no such line.
-    dismissed: int | None = None
     try:
         while not session.is_over:
             if console.is_terminal:
                 console.clear()
                 sd = session.view()["showdown"]
-                if sd is not None and sd["hand"] != dismissed:
+                if sd is not None and sd["hand"] != session.showdown_seen:
                     render_pause(session, console, message)
                     go_on, message = _pause_turn(console, stdin)
                     if go_on:
-                        dismissed = sd["hand"]
+                        session.showdown_seen = sd["hand"]
                     continue
             # At a terminal the showdown was shown by the pause; its lines stay in the list.
             render_screen(

@@ -91,7 +91,9 @@ class EvalTables(NamedTuple):
         # The tables of build_tables(...) pickle, and deep-copy, as that call: a copy
         # of an env (pickle, deepcopy) then shares the process's one set (about 400 KB,
         # read-only) instead of carrying its own. Tables made otherwise: their arrays.
-        for (short, flush_beats_full_house), tables in list(_memo.items()):
+        with _lock:
+            made = list(_memo.items())
+        for (short, flush_beats_full_house), tables in made:
             if tables is self:
                 return build_tables, ("short" if short else "standard", flush_beats_full_house)
         return EvalTables, tuple(self)
@@ -416,14 +418,16 @@ def _cpu_list(text: str) -> list[int]:
 
 
 def _cores_sharing(root: Path, cpus: list[int]) -> int:
-    """How many cores ``cpus`` are: the hardware threads of one core (SMT) count once."""
+    """How many cores ``cpus`` are: the hardware threads of one core (SMT) count once.
+    Where a CPU's threads are not listed (some VMs), 1: the cache counts whole, as
+    before this was read, rather than halved for threads that may be one core's."""
     cores = set()
     for cpu in cpus:
         try:
             siblings = (root / f"cpu{cpu}" / "topology" / "thread_siblings_list").read_text()
             cores.add(tuple(_cpu_list(siblings)))
         except (OSError, ValueError):
-            cores.add((cpu,))
+            return 1
     return max(len(cores), 1)
 
 
@@ -443,6 +447,8 @@ def _l2_bytes(root: Path = Path("/sys/devices/system/cpu")) -> int | None:
             try:
                 if (index / "level").read_text().strip() != "2":
                     continue
+                if (index / "type").exists() and "Instruction" in (index / "type").read_text():
+                    continue  # an instruction cache of level 2 (the data is what counts)
                 size = (index / "size").read_text().strip().upper()
                 scale = {"K": 1 << 10, "M": 1 << 20}.get(size[-1:], 1)
                 try:

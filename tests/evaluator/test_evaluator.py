@@ -582,13 +582,21 @@ def test_the_l2_size_is_the_smallest_per_core_share_over_the_cpus_we_may_run_on(
     _fake_cpu(root, 1, "1280K", "0-1", "0-1")
     for cpu in range(2, 6):
         _fake_cpu(root, cpu, "2048K", "2-5", str(cpu))
-    monkeypatch.setattr(tables_module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5})
+    monkeypatch.setattr(
+        tables_module.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5}, raising=False
+    )
     assert tables_module._l2_bytes(root) == 512 << 10
     # Pinned to the big core: its whole L2 (its two threads are one core).
-    monkeypatch.setattr(tables_module.os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(tables_module.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert tables_module._l2_bytes(root) == 1280 << 10
+    # Threads not listed (some VMs): the cache counts whole, not halved.
+    (root / "cpu0" / "topology" / "thread_siblings_list").unlink()
     assert tables_module._l2_bytes(root) == 1280 << 10
     # Unreadable or missing entries: skipped; nothing at all: unknown.
     (root / "cpu1" / "cache" / "index2" / "size").write_text("lots\n")
+    (root / "cpu0" / "cache" / "index2" / "type").write_text("Instruction\n")
+    assert tables_module._l2_bytes(root) is None
+    (root / "cpu0" / "cache" / "index2" / "type").write_text("Unified\n")
     assert tables_module._l2_bytes(root) == 1280 << 10
     assert tables_module._l2_bytes(tmp_path / "nothing") is None
     assert tables_module._cpu_list("0-3,8,10-11") == [0, 1, 2, 3, 8, 10, 11]

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -96,6 +97,11 @@ def test_a_whole_draw_match_the_computer_wins(tmp_path: Path) -> None:
     # Showdowns name both hands (the evaluator's names).
     assert "You show " in out and "She shows " in out
     assert out.count("You show ") >= 2
+    # The match ended with a showdown: the final screen's table still shows the money
+    # both hold and her wardrobe (nothing of a next hand is paid at the end).
+    final = out[out.rindex("╭─ Five-card") :]
+    assert "─ Showdown · hand" in final and "─ Final ─" in final
+    assert "money 0" in final and "her wardrobe: hat" in final
 
 
 def test_the_same_lines_as_a_cycle_also_finish_a_match(tmp_path: Path) -> None:
@@ -266,6 +272,18 @@ def _screens(argv: Sequence[str], lines: Sequence[str], save: Path) -> list[str]
     return [s for s in out.getvalue().split("\x1b[2J") if s.strip()]
 
 
+def _checked_down(seed: int, then: str | None = None) -> dict[str, Any]:
+    """The save of a heads-up Hold'em session (``seed``) whose first hand was checked
+    down (preflop, flop, turn, river), then ``then`` played in the next hand."""
+    s = new_session("holdem", seed=seed)
+    for _ in range(4):
+        s.act("CHECK")
+    if then is not None:
+        s.act(then)
+    saved: dict[str, Any] = json.loads(s.to_json())
+    return saved
+
+
 def test_at_a_terminal_a_holdem_showdown_waits_with_its_own_table(tmp_path: Path) -> None:
     """Seed 3, heads-up, checked down: the blinds 1 and 2 make a pot of 4 and your pair
     of sevens wins it, so you hold 202 and Seat 1 198 (200 each at the start). The
@@ -289,10 +307,7 @@ def test_at_a_terminal_a_holdem_showdown_waits_with_its_own_table(tmp_path: Path
     assert "Texas Hold'em · hand 2 · preflop" in after
     assert "─ Showdown" not in after
     saved = json.loads((tmp_path / "s.json").read_text())
-    s = new_session("holdem", seed=3)
-    for _ in range(4):
-        s.act("CHECK")
-    assert saved["state"] == json.loads(s.to_json())["state"]
+    assert saved["state"] == _checked_down(3)["state"]
 
 
 def test_at_a_terminal_a_draw_showdown_waits_and_names_both_hands(tmp_path: Path) -> None:
@@ -321,11 +336,7 @@ def test_piped_input_reads_no_pause_line(tmp_path: Path) -> None:
     assert "─ Showdown · hand 1 ─" in out and "[Enter] next hand" not in out
     assert "Not accepted" not in out
     saved = json.loads((tmp_path / "s.json").read_text())
-    s = new_session("holdem", seed=3)
-    for _ in range(4):
-        s.act("CHECK")
-    s.act("CALL")  # the fifth line: hand 2's first action
-    assert saved["state"] == json.loads(s.to_json())["state"]
+    assert saved["state"] == _checked_down(3, then="CALL")["state"]  # 5th line: hand 2
 
 
 def test_a_game_saved_at_the_showdown_pause_resumes_at_it(tmp_path: Path) -> None:
@@ -334,3 +345,7 @@ def test_a_game_saved_at_the_showdown_pause_resumes_at_it(tmp_path: Path) -> Non
     screens = _screens(["holdem", "--resume", str(save)], ["", "q"], save)
     assert "Texas Hold'em · hand 1 · showdown" in screens[0]
     assert "Texas Hold'em · hand 2 · preflop" in screens[1]
+    # Saved after going past the pause: the resumed game does not stop there again.
+    again = _screens(["holdem", "--resume", str(save)], ["q"], save)
+    assert "Texas Hold'em · hand 2 · preflop" in again[0]
+    assert json.loads(save.read_text())["ui"]["showdown_seen"] == 1

@@ -1,7 +1,8 @@
 """Copies of an env, as a search (MCTS, a best response) or a process pool makes them.
 
 Run: ``.venv/bin/python -m bench.bench_copies`` (or ``bench/run.py copies``). For every
-Gymnasium id, after a seeded reset and a few random steps (a hand under way): the
+Gymnasium id, after a seeded reset and a few random steps (a hand under way), and for
+the game objects (``DrawGame``, ``HoldemGame``, ``RedDogGame``, a hand dealt): the
 pickled size, and copies per second by a pickle round trip (``pickle.loads(
 pickle.dumps(env))``) and by ``copy.deepcopy``. Peer: OpenSpiel's heads-up no-limit
 (``universal_poker``, fcpa) state in the middle of a hand, ``state.clone()`` and a
@@ -73,9 +74,21 @@ def _rows_for(name: str, obj: Any, clone: Any | None = None) -> list[Row]:
 def main() -> None:
     import poker_env  # noqa: F401
 
+    from poker_env.games.draw import DrawGame
+    from poker_env.games.holdem import HoldemConfig, HoldemGame
+    from poker_env.games.red_dog import RedDogGame
+
     rows: list[Row] = []
     for env_id in sorted(k for k in gym.registry if k.startswith("poker_env/")):
         rows += _rows_for(env_id, _env_mid_hand(env_id))
+    # The game objects (what a search over states would copy), a hand dealt.
+    games = {
+        "DrawGame": DrawGame(seed=SEED),
+        "HoldemGame heads-up": HoldemGame(HoldemConfig(num_seats=2), rng=SEED),
+        "RedDogGame": RedDogGame(rng=np.random.default_rng(SEED)),
+    }
+    for name, game in games.items():
+        rows += _rows_for(name, game)
     try:
         import pyspiel
     except ImportError:

@@ -73,7 +73,6 @@ def _rows_for(name: str, obj: Any, clone: Any | None = None) -> list[Row]:
 
 def main() -> None:
     import poker_env  # noqa: F401
-
     from poker_env.games.draw import DrawGame
     from poker_env.games.holdem import HoldemConfig, HoldemGame
     from poker_env.games.red_dog import RedDogGame

@@ -165,12 +165,20 @@ class DrawSession(Session):
         order = ("BET", "STAY", "RAISE", "DRAW", "CALL", "DROP")
         return tuple(sorted(out, key=lambda b: order.index(b.name)))
 
-    def view(self) -> dict[str, Any]:
-        g = self.g
-        w = g.wardrobe
+    def _wardrobe(self) -> list[dict[str, Any]]:
+        """Her wardrobe now, in its order: each item's state (worn, at_stake, lost) and
+        whether she ever bought it back."""
+        w = self.g.wardrobe
         state = {n: "worn" for n in w.worn}
         state.update({n: "at_stake" for n in w.at_stake})
         state.update({n: "lost" for n in w.lost})
+        return [
+            {"item": n, "state": state[n], "bought_back": n in self.bought_back}
+            for n in self.config.wardrobe
+        ]
+
+    def view(self) -> dict[str, Any]:
+        g = self.g
         stacks, bets = g.stacks, g.bets
         over = g.is_over
         winner = g.match_winner
@@ -199,10 +207,7 @@ class DrawSession(Session):
                 "drawn": g.cards_drawn(COMPUTER),
             },
             "item_value": self.config.item_value,
-            "wardrobe": [
-                {"item": n, "state": state[n], "bought_back": n in self.bought_back}
-                for n in self.config.wardrobe
-            ],
+            "wardrobe": self._wardrobe(),
             "buttons": [b.to_json() for b in self.buttons()],
             "events": self.shown_events(),
             "results": self.results,
@@ -278,8 +283,26 @@ class DrawSession(Session):
         else:
             now, later = [x for x in order if x in after and x not in staked_before], []
         self._log_stakes(now)
+        bought_before = set(self.bought_back)
         for rec in records:
             self._log_record(rec)
+        if outcome is not None and self.results and self.results[-1]["hand"] == outcome.hand_no:
+            # Her wardrobe as the hand left it (the showdown pause shows it): what the
+            # next hand's ante staked was still worn, what she bought back between the
+            # hands still lost.
+            bought = {
+                r.item_bought_back
+                for r in records
+                if r.action == DrawAction.BUY_BACK and r.item_bought_back is not None
+            }
+            at_end = self._wardrobe()
+            for entry in at_end:
+                if entry["item"] in later and entry["state"] == "at_stake":
+                    entry["state"] = "worn"
+                if entry["item"] in bought:
+                    entry["state"] = "lost"
+                    entry["bought_back"] = entry["item"] in bought_before
+            self.results[-1]["wardrobe"] = at_end
         if dealt:
             self._announce()
         self._log_stakes(later)

@@ -169,6 +169,8 @@ def _pause_table(view: dict[str, Any], fancy: bool) -> RenderableType:
         for who, name, style in (("she", "SHE", "bold magenta"), ("you", "YOU", "bold green")):
             won = " (wins)" if sd["winner"] == who else ""
             grid.add_row(Text(name, style=style), Text(sd["names"][who] + won))
+            if who == "she":
+                grid.add_row(Text(""), _wardrobe_text(sd.get("wardrobe") or view["wardrobe"]))
         grid.add_row(Text("POT", style="bold yellow"), Text(str(sd["pot"]), style="bold yellow"))
         title = f"Five-card draw · hand {sd['hand']} · showdown"
     else:
@@ -229,11 +231,10 @@ def _card_text(text: str) -> dict[str, Any]:
     return {"text": text, "rank": text[:-1], "suit": text[-1]}
 
 
-def _draw_table(view: dict[str, Any], fancy: bool, marked: frozenset[int]) -> RenderableType:
-    her = view["her"]
-    you = view["you"]
+def _wardrobe_text(wardrobe: Sequence[dict[str, Any]]) -> Text:
+    """Her wardrobe, one item after another with its state."""
     ward = Text("her wardrobe: ")
-    for w in view["wardrobe"]:
+    for w in wardrobe:
         state = w["state"]
         style = {"worn": "", "at_stake": "bold magenta", "lost": "dim strike"}[state]
         label = w["item"] + {"worn": "", "at_stake": " (at stake)", "lost": " (lost)"}[state]
@@ -241,6 +242,13 @@ def _draw_table(view: dict[str, Any], fancy: bool, marked: frozenset[int]) -> Re
             label += " (bought back)"
         ward.append(label, style=style)
         ward.append("  ")
+    return ward
+
+
+def _draw_table(view: dict[str, Any], fancy: bool, marked: frozenset[int]) -> RenderableType:
+    her = view["her"]
+    you = view["you"]
+    ward = _wardrobe_text(view["wardrobe"])
 
     def drawn(d: int | None) -> str:
         return "-" if d is None else str(d)

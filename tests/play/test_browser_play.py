@@ -398,3 +398,25 @@ def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
         )
     assert errors == []
     page.close()
+
+
+def test_the_draw_pause_shows_her_wardrobe_as_the_hand_left_it(browser: Any, server: str) -> None:
+    """Seed 7 (money 50, two items): you win hand 1's pot; hand 2's ante stakes her hat.
+    During the pause the hat is worn; after Next hand it is at stake."""
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    gid = _start(page, server, seed="7", money="50", items="2")
+    view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
+    bet = next(b for b in view["buttons"] if b["name"] == "BET")
+    page.fill("#amount", str(bet["max"]))  # the most allowed (what 'b max' types)
+    assert _click(page, "#btn-BET").ok
+    assert _click(page, "#btn-DRAW").ok  # stand pat
+    assert _click(page, "#btn-CALL").ok  # the showdown
+    expect(page.locator("#showdown")).to_be_visible()
+    hat = page.locator("#wardrobe .item[data-item=hat]")
+    expect(hat).to_have_attribute("data-state", "worn")
+    page.click("#next-hand")
+    expect(hat).to_have_attribute("data-state", "at_stake")
+    assert page.errors == []
+    page.close()

@@ -420,3 +420,48 @@ def test_views_never_hold_a_hidden_card() -> None:
     for seat in (1, 2, 3):
         for c in set(r.g.hand(seat)) - shown:
             assert f'"{format_cards([c])}"' not in text
+
+
+def _pressed(seed: int, lines: list[str]) -> DrawSession:
+    """A draw session (money 50, two items) after the person's ``lines``."""
+    s = new_session("draw", seed=seed, money=50, items=2)
+    assert isinstance(s, DrawSession)
+    for line in lines:
+        word, *rest = line.split()
+        b = s.find_button(word)
+        amount = str(b.max_amount) if rest == ["max"] else None
+        s.act(b.name, amount)
+    return s
+
+
+def _states(wardrobe: list[dict[str, Any]]) -> dict[str, str]:
+    return {w["item"]: w["state"] for w in wardrobe}
+
+
+def test_a_showdowns_record_holds_her_wardrobe_as_the_hand_left_it() -> None:
+    """The showdown pause shows her wardrobe as that hand left it, not as the next
+    hand's ante or her buy-back between the hands changed it (read from the log)."""
+    # Seed 7: you win hand 1's pot of 100; she is broke and hand 2's ante stakes her
+    # hat, logged after hand 2's deal line.
+    s = _pressed(7, ["b max", "d", "c"])
+    sd = s.view()["showdown"]
+    texts = [e["text"] for e in s.events]
+    assert texts.index("She stakes her hat (100 in chips).") > texts.index(
+        "Hand 2: she acts first."
+    )
+    assert _states(s.view()["wardrobe"]) == {"hat": "at_stake", "scarf": "worn"}
+    assert _states(sd["wardrobe"]) == {"hat": "worn", "scarf": "worn"}
+    # Seed 27: she wins hand 7 with both items lost before it, then buys back her
+    # scarf for 100 between the hands.
+    s = _pressed(
+        27,
+        [  # what tests/play/test_terminal.py's _pressure plays: raise or bet the most
+            *("b max", "r max", "d", "b max", "r max", "b max", "d", "c"),
+            *("r max", "d", "b max", "d", "c"),
+        ],
+    )
+    sd = s.view()["showdown"]
+    assert sd["hand"] == 7 and "She buys back her scarf for 100." in [e["text"] for e in s.events]
+    assert _states(s.view()["wardrobe"]) == {"hat": "lost", "scarf": "worn"}
+    assert _states(sd["wardrobe"]) == {"hat": "lost", "scarf": "lost"}
+    assert [w["bought_back"] for w in sd["wardrobe"]] == [False, False]

@@ -349,3 +349,17 @@ def test_a_game_saved_at_the_showdown_pause_resumes_at_it(tmp_path: Path) -> Non
     again = _screens(["holdem", "--resume", str(save)], ["q"], save)
     assert "Texas Hold'em · hand 2 · preflop" in again[0]
     assert json.loads(save.read_text())["ui"]["showdown_seen"] == 1
+
+
+def test_the_draw_pause_shows_her_wardrobe_as_the_hand_left_it(tmp_path: Path) -> None:
+    """Seed 7 (money 50, two items): you win hand 1; hand 2's ante then stakes her hat.
+    The pause shows the hat still worn; hand 2's table shows it at stake."""
+    screens = _screens(
+        ["draw", "--seed", "7", "--money", "50", "--items", "2"],
+        ["b max", "d", "c", "", "q"],
+        tmp_path / "s.json",
+    )
+    pause = next(s for s in screens if "hand 1 · showdown" in s)
+    assert "her wardrobe: hat  scarf" in pause and "(at stake)" not in pause
+    after = screens[screens.index(pause) + 1]
+    assert "Five-card draw · hand 2" in after and "hat (at stake)" in after

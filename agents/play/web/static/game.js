@@ -96,7 +96,9 @@
     w.replaceChildren();
     w.classList.remove("hidden");
     w.append(el("span", "wardrobe-title", "Her wardrobe"));
-    for (const item of view.wardrobe) {
+    // During the showdown pause, her wardrobe as that hand left it (the next hand's
+    // ante may have staked an item already).
+    for (const item of (sd && sd.wardrobe) || view.wardrobe) {
       const pill = el("span", "item " + item.state.replace("_", "-"), item.item);
       pill.dataset.item = item.item;
       pill.dataset.state = item.state;

@@ -6,8 +6,8 @@ did, and the buttons legal now, each on a key. Type a key (or the button's word)
 an amount after it or when asked (the bounds are shown), and in the draw the
 numbers of the cards to change, then ``d`` (DRAW) to confirm. Bad input is refused
 with the reason and asked again; nothing changes. At a terminal, a hand that ends
-in a showdown stays on the screen (its table once the pot was paid, every hand
-shown) until Enter. ``q``, Ctrl-C or the end of the input saves the game as JSON;
+in a showdown stays on a screen of its own (that hand's table, every hand shown)
+until Enter. ``q``, Ctrl-C or the end of the input saves the game as JSON;
 ``--resume FILE`` continues it.
 
 Standard input may be a pipe: every prompt reads one line, so a test (or a
@@ -192,9 +192,9 @@ def _pause_table(view: dict[str, Any], fancy: bool) -> RenderableType:
 
 
 def render_pause(session: Session, console: Console, message: str | None = None) -> None:
-    """Draw the showdown pause: the hand that ended in a showdown (its table once the
-    pot was paid, what happened up to its result, every hand shown) and its keys; the
-    next hand waits until the person goes on."""
+    """Draw the showdown pause: the hand that ended in a showdown (its table, see
+    :func:`_pause_table`; what happened up to its result; every hand shown) and its
+    keys; the next hand waits until the person goes on."""
     view = session.view()
     sd = view["showdown"]
     fancy = _fancy(console)

@@ -53,10 +53,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     stop()
 
 
-def _page(browser: Any) -> Any:
+def _page(browser: Any, width: int = 1280, height: int = 860) -> Any:
     from playwright.sync_api import expect
 
-    page = browser.new_page(viewport={"width": 1280, "height": 860})
+    page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(20_000)
     expect.set_options(timeout=20_000)
     errors: list[str] = []
@@ -370,10 +370,7 @@ def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
     screen; a ten-seat Red Dog table's cards all inside the felt."""
     from playwright.sync_api import expect
 
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
+    page = _page(browser, 390, 844)
     _start(page, server, game="holdem", players="6", seed="11")
     expect(page.locator("#board .card")).to_have_count(5)  # the five places, empty
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
@@ -396,7 +393,7 @@ def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
         assert (
             felt["x"] + 10 <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] - 10
         )
-    assert errors == []
+    assert page.errors == []
     page.close()
 
 

@@ -43,7 +43,7 @@ def _env_mid_hand(env_id: str) -> Any:
     return env
 
 
-def _rows_for(name: str, obj: Any, clone: Any | None = None) -> list[Row]:
+def _rows_for(name: str, obj: Any, clone: Any | None = None, peer: bool = False) -> list[Row]:
     def round_trip() -> int:
         for _ in range(BATCH):
             pickle.loads(pickle.dumps(obj))
@@ -58,16 +58,17 @@ def _rows_for(name: str, obj: Any, clone: Any | None = None) -> list[Row]:
         Row(f"{name}: pickled size", len(pickle.dumps(obj)) / 1e3, "KB"),
         Row(f"{name}: pickle round trip", rate(round_trip, 0.5), "copies/s"),
     ]
-    if clone is None:
+    if not peer:
         rows.append(Row(f"{name}: copy.deepcopy", rate(deep, 0.5), "copies/s"))
-    else:
+    if clone is not None:
 
         def cloned() -> int:
             for _ in range(BATCH):
                 clone()
             return BATCH
 
-        rows.append(Row(f"{name}: state.clone()", rate(cloned, 0.5), "copies/s", "peer"))
+        label = "state.clone()" if peer else "clone()"
+        rows.append(Row(f"{name}: {label}", rate(cloned, 0.5), "copies/s", "peer" if peer else ""))
     return rows
 
 
@@ -81,13 +82,15 @@ def main() -> None:
     for env_id in sorted(k for k in gym.registry if k.startswith("poker_env/")):
         rows += _rows_for(env_id, _env_mid_hand(env_id))
     # The game objects (what a search over states would copy), a hand dealt.
+    holdem = HoldemGame(HoldemConfig(num_seats=2), rng=SEED)
+    holdem.start_hand()
     games = {
         "DrawGame": DrawGame(seed=SEED),
-        "HoldemGame heads-up": HoldemGame(HoldemConfig(num_seats=2), rng=SEED),
+        "HoldemGame heads-up": holdem,
         "RedDogGame": RedDogGame(rng=np.random.default_rng(SEED)),
     }
     for name, game in games.items():
-        rows += _rows_for(name, game)
+        rows += _rows_for(name, game, clone=game.clone)
     try:
         import pyspiel
     except ImportError:
@@ -102,7 +105,7 @@ def main() -> None:
                 continue
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
-        rows += _rows_for("OpenSpiel HUNL state (peer)", state, clone=state.clone)
+        rows += _rows_for("OpenSpiel HUNL state (peer)", state, clone=state.clone, peer=True)
     print_table(f"Copies of an env in the middle of a hand ({machine_line()})", rows)
 
 

@@ -28,3 +28,18 @@ def test_the_copies_rows_of_an_env_mid_hand() -> None:
             assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
             if a[2] or a[3]:
                 break
+
+
+def test_the_copies_rows_of_a_game_time_its_clone() -> None:
+    from poker_env.games.holdem import HoldemConfig, HoldemGame
+
+    game = HoldemGame(HoldemConfig(num_seats=2), rng=bc.SEED)
+    game.start_hand()
+    rows = bc._rows_for("HoldemGame", game, clone=game.clone)
+    assert [r.name.split(": ")[1] for r in rows] == [
+        "pickled size",
+        "pickle round trip",
+        "copy.deepcopy",
+        "clone()",
+    ]
+    assert all(r.value > 0 for r in rows)

@@ -386,6 +386,22 @@ class RedDogGame:
         self.history.append(AnteRecord("start", self.pot))
         self._record_consequences()
 
+    def clone(self) -> RedDogGame:
+        """An independent copy of this table as it stands (OpenSpiel's ``state.clone()``).
+
+        The copy has the original's future: the same actions on both give the same
+        cards, records and payouts (the table's random stream is part of its state).
+        Nothing done to one changes the other; the config is shared. Several times as
+        fast as :func:`copy.deepcopy` (``bench/run.py copies``).
+        """
+        twin = object.__new__(RedDogGame)
+        twin.config = self.config
+        twin.key = self.key
+        twin.state = RedDogState._make(column.copy() for column in self.state)
+        twin.history = list(self.history)
+        twin._actions = [list(action) for action in self._actions]
+        return twin
+
     # ---- queries
     @property
     def phase(self) -> str:

@@ -247,3 +247,101 @@ def test_generator_subclass_is_deep_copied() -> None:
     assert isinstance(copied, np.random.Generator) and copied is not rng
     assert np.array_equal(copied.random(5), rng.random(5))
     assert materialize(rng) is rng
+
+
+# --- clone(resample_for=seat, rng=...): a world consistent with what one seat saw ---
+
+
+def _holdem_on_the_flop(seed: int, seats: int = 4) -> HoldemGame:
+    g = HoldemGame(HoldemConfig(num_seats=seats), rng=seed)
+    g.start_hand()
+    while g.street == "preflop":
+        g.check_or_call()
+    assert g.phase == "betting" and len(g.board().split()) == 3
+    return g
+
+
+def test_resample_keeps_what_the_seat_saw_and_deals_the_rest_again() -> None:
+    from poker_env.games import holdem_kernels as K
+
+    g = _holdem_on_the_flop(21)
+    seat = g.to_act
+    before = _view(g)
+    twin = g.clone(resample_for=seat, rng=np.random.default_rng(0))
+    assert _view(g) == before  # the original is untouched
+    assert twin.hole_cards(seat) == g.hole_cards(seat) and twin.board() == g.board()
+    deck = twin.state[K.DECK : K.DECK + 52]
+    assert sorted(deck.tolist()) == list(range(52))
+    # Every hole card and board card is where the deal of the new deck puts it: the
+    # same deck positions as the original's deal, the same cards where they were seen.
+    old_deck = g.state[K.DECK : K.DECK + 52].tolist()
+    for first, count in ((K.HOLE, 2 * K.MAX_SEATS), (K.BOARD, 5)):
+        for i in range(count):
+            card = int(g.state[first + i])
+            if card >= 0:
+                assert twin.state[first + i] == deck[old_deck.index(card)]
+    others = [twin.hole_cards(q) for q in range(4) if q != seat]
+    assert others != [g.hole_cards(q) for q in range(4) if q != seat]
+    # The same rng seed gives the same world.
+    again = g.clone(resample_for=seat, rng=np.random.default_rng(0))
+    assert _view(again) == _view(twin)
+
+
+def test_resampled_worlds_are_uniform_over_the_unseen_cards() -> None:
+    """Heads-up before the flop, seat 0 has seen its two cards: the opponent's first
+    hole card and the river are each uniform over the other 50 (chi-square against
+    the uniform counts, fixed seed; the 0.1% point of chi-square with 49 degrees of
+    freedom is 85.4)."""
+    from poker_env.cards import parse_cards
+    from poker_env.games import holdem_kernels as K
+
+    g = HoldemGame(HoldemConfig(num_seats=2), rng=4)
+    g.start_hand()
+    seen = set(parse_cards(g.hole_cards(0)))
+    rng = np.random.default_rng(1)
+    draws = 5000
+    hole = np.zeros(52)
+    river = np.zeros(52)
+    for _ in range(draws):
+        world = g.clone(resample_for=0, rng=rng)
+        hole[parse_cards(world.hole_cards(1))[0]] += 1
+        river[world.state[K.BOARD + 4]] += 1
+    unseen = np.array([c for c in range(52) if c not in seen])
+    expected = draws / 50
+    for counts in (hole, river):
+        assert counts.sum() == counts[unseen].sum() == draws  # never a seen card
+        chi2 = float((((counts[unseen] - expected) ** 2) / expected).sum())
+        assert chi2 < 85.4, chi2
+
+
+def test_a_resampled_world_plays_out_and_its_record_replays() -> None:
+    """The copy is a whole, legal hand: played to the end, every chip is somewhere and
+    its JSON record replays to the same payouts (replay_json checks the claims)."""
+    from poker_env.games.holdem import replay_json
+
+    for seed in range(5):
+        g = _holdem_on_the_flop(30 + seed, seats=6)
+        world = g.clone(resample_for=int(g.to_act), rng=np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        while world.phase == "betting":
+            _holdem_move(world, rng)
+        assert world.total_chips() == g.total_chips()
+        replayed = replay_json(world.to_json())
+        assert replayed.payouts == world.payouts and replayed.showdown() == world.showdown()
+
+
+def test_resample_refusals_name_what_was_wrong() -> None:
+    from poker_env.errors import ArgumentError, IllegalActionError
+
+    g = _holdem_on_the_flop(5)
+    before = _view(g)
+    with pytest.raises(ArgumentError, match="rng"):
+        g.clone(resample_for=0)
+    with pytest.raises(ArgumentError, match="None unless resample_for"):
+        g.clone(rng=np.random.default_rng(0))
+    with pytest.raises(ArgumentError, match="seat"):
+        g.clone(resample_for=9, rng=np.random.default_rng(0))
+    idle = HoldemGame(HoldemConfig(num_seats=2), rng=1)
+    with pytest.raises(IllegalActionError, match="no hand under way"):
+        idle.clone(resample_for=0, rng=np.random.default_rng(0))
+    assert _view(g) == before

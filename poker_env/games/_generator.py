@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["GeneratorSnapshot", "materialize", "snapshot"]
+__all__ = ["GeneratorSeed", "GeneratorSnapshot", "LazyGenerator", "materialize", "snapshot"]
 
 # numpy's own bit generators: each takes a seed as its first argument and restores
 # its whole state from ``.state``.
@@ -32,7 +32,29 @@ _NUMPY_BIT_GENERATORS = (
 )
 
 
-class GeneratorSnapshot:
+class LazyGenerator:
+    """A Generator to be made when first drawn from (:func:`materialize`); never changes."""
+
+    __slots__ = ()
+
+    def generator(self) -> np.random.Generator:
+        raise NotImplementedError
+
+
+class GeneratorSeed(LazyGenerator):
+    """``numpy.random.default_rng(seed)``, made when needed (a resampled clone's new
+    future: see ``HoldemGame.clone``)."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+
+    def generator(self) -> np.random.Generator:
+        return np.random.default_rng(self.seed)
+
+
+class GeneratorSnapshot(LazyGenerator):
     """A Generator's bit generator class and state, to be made a Generator when needed."""
 
     __slots__ = ("kind", "state")
@@ -61,6 +83,6 @@ def snapshot(
     return copy.deepcopy(rng)
 
 
-def materialize(rng: np.random.Generator | GeneratorSnapshot) -> np.random.Generator:
-    """``rng`` as a Generator: a snapshot made into one, a Generator as it is."""
-    return rng.generator() if isinstance(rng, GeneratorSnapshot) else rng
+def materialize(rng: np.random.Generator | LazyGenerator) -> np.random.Generator:
+    """``rng`` as a Generator: a lazy one made, a Generator as it is."""
+    return rng.generator() if isinstance(rng, LazyGenerator) else rng

@@ -32,7 +32,7 @@ from poker_env.cards import format_cards
 from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games import draw_kernels as k
 from poker_env.games import draw_layout as L
-from poker_env.games._generator import GeneratorSnapshot, materialize, snapshot
+from poker_env.games._generator import LazyGenerator, materialize, snapshot
 from poker_env.games.wardrobe import DEFAULT_WARDROBE, WardrobeState, wardrobe_state
 
 __all__ = [
@@ -297,7 +297,7 @@ class RandomBuffer:
     """
 
     def __init__(self, rng: np.random.Generator, out: NDArray[np.float64] | None = None) -> None:
-        self._rng: np.random.Generator | GeneratorSnapshot = rng
+        self._rng: np.random.Generator | LazyGenerator = rng
         self.buf = out if out is not None else np.empty(L.BUF_SIZE, np.float64)
         self.buf[:] = rng.random(L.BUF_SIZE)
 
@@ -305,7 +305,7 @@ class RandomBuffer:
     def rng(self) -> np.random.Generator:
         """The Generator refills come from (a clone's own copy, made when first needed)."""
         rng = self._rng
-        if isinstance(rng, GeneratorSnapshot):
+        if isinstance(rng, LazyGenerator):
             rng = self._rng = materialize(rng)
         return rng
 

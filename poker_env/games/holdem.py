@@ -30,7 +30,7 @@ from numpy.typing import NDArray
 from poker_env.cards import format_cards, parse_cards
 from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
-from poker_env.games._generator import GeneratorSnapshot, materialize, snapshot
+from poker_env.games._generator import GeneratorSeed, LazyGenerator, materialize, snapshot
 
 __all__ = [
     "MAX_TABLE_CHIPS",
@@ -304,7 +304,7 @@ class HoldemGame:
         if not isinstance(self.config, HoldemConfig):
             raise ConfigError("config", config, "a HoldemConfig (or None for the defaults)")
         if isinstance(rng, np.random.Generator):
-            self._rng: np.random.Generator | GeneratorSnapshot = rng
+            self._rng: np.random.Generator | LazyGenerator = rng
         else:
             seed = as_int(rng)
             if (rng is not None and seed is None) or (seed is not None and seed < 0):
@@ -328,7 +328,7 @@ class HoldemGame:
     def rng(self) -> np.random.Generator:
         """The Generator decks and buttons are drawn from (a clone's own copy)."""
         rng = self._rng
-        if isinstance(rng, GeneratorSnapshot):  # a clone's copy, made when first needed
+        if isinstance(rng, LazyGenerator):  # a clone's copy, made when first needed
             rng = self._rng = materialize(rng)
         return rng
 
@@ -360,8 +360,9 @@ class HoldemGame:
         ``resample_for=seat`` and its own ``rng``: the copy's cards that seat has not
         seen (the others' hole cards, folded ones included, and every card not yet on
         the board) are dealt again at random from the ones it has not seen, so the
-        copy is one world consistent with what that seat knows. The hand record of
-        such a copy shows the new deal.
+        copy is one world consistent with what that seat knows. Its later hands are
+        drawn from a Generator seeded from ``rng``, not from a copy of the table's.
+        The hand record of such a copy shows the new deal.
 
         Raises:
             ArgumentError: ``resample_for`` is not a seat of the table, ``rng`` is
@@ -415,6 +416,9 @@ class HoldemGame:
             dealt[dealt >= 0] = new_of[dealt[dealt >= 0]]
         assert self._log is not None  # a hand under way has its log
         self._log.deck = deck.tolist()
+        # The hands after this one are unseen too: the copy's Generator is no longer
+        # the table's (whose next decks a search must not know) but one seeded from `rng`.
+        self._rng = GeneratorSeed(int(rng.integers(2**63)))
 
     # ------------------------------------------------------------ table
     @property

@@ -201,6 +201,12 @@ def test_pickle_and_deepcopy_of_a_clone() -> None:
     for x in (h, twin, restored, deep):
         _play(x, _holdem_move, 9, 200)
     assert _view(h) == _view(twin) == _view(restored) == _view(deep)
+    # A resampled world (its Generator still a seed) likewise.
+    world = h.clone(resample_for=h.to_act, rng=np.random.default_rng(2))
+    copies = [world, pickle.loads(pickle.dumps(world)), copy.deepcopy(world)]
+    for x in copies:
+        _play(x, _holdem_move, 10, 200)
+    assert _view(copies[0]) == _view(copies[1]) == _view(copies[2])
 
 
 def test_pickled_before_rng_was_a_property() -> None:
@@ -285,6 +291,15 @@ def test_resample_keeps_what_the_seat_saw_and_deals_the_rest_again() -> None:
     # The same rng seed gives the same world.
     again = g.clone(resample_for=seat, rng=np.random.default_rng(0))
     assert _view(again) == _view(twin)
+    # Its later hands are not the table's: the next deck differs from the one a plain
+    # clone (the table's own future) deals.
+    plain = g.clone()
+    for x in (twin, plain):
+        while x.phase == "betting":
+            x.check_or_call()
+        x.start_hand()
+    assert twin.history() == plain.history() == []
+    assert twin.state[K.DECK : K.DECK + 52].tolist() != plain.state[K.DECK : K.DECK + 52].tolist()
 
 
 def test_resampled_worlds_are_uniform_over_the_unseen_cards() -> None:

@@ -70,12 +70,10 @@ class GeneratorSnapshot(LazyGenerator):
         return np.random.Generator(bit_generator)
 
 
-def snapshot(
-    rng: np.random.Generator | GeneratorSnapshot,
-) -> np.random.Generator | GeneratorSnapshot:
-    """What a clone keeps of ``rng``: a snapshot of its state, the same snapshot again,
-    or (a Generator subclass, or a bit generator numpy does not ship) a deep copy."""
-    if isinstance(rng, GeneratorSnapshot):
+def snapshot(rng: np.random.Generator | LazyGenerator) -> np.random.Generator | LazyGenerator:
+    """What a clone keeps of ``rng``: a snapshot of its state, the same lazy Generator
+    again, or (a Generator subclass, or a bit generator numpy does not ship) a deep copy."""
+    if isinstance(rng, LazyGenerator):
         return rng
     bit_generator = rng.bit_generator
     if type(rng) is np.random.Generator and type(bit_generator) in _NUMPY_BIT_GENERATORS:

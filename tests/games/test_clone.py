@@ -207,6 +207,12 @@ def test_pickle_and_deepcopy_of_a_clone() -> None:
     for x in copies:
         _play(x, _holdem_move, 10, 200)
     assert _view(copies[0]) == _view(copies[1]) == _view(copies[2])
+    # A clone of a resampled world (a search's node copied again) has its future.
+    world = h.clone(resample_for=h.to_act, rng=np.random.default_rng(3))
+    twins = [world.clone(), copy.deepcopy(world)]
+    for x in (world, *twins):
+        _play(x, _holdem_move, 11, 200)
+    assert _view(world) == _view(twins[0]) == _view(twins[1])
 
 
 def test_pickled_before_rng_was_a_property() -> None:

@@ -72,6 +72,15 @@ def _rows_for(name: str, obj: Any, clone: Any | None = None, peer: bool = False)
     return rows
 
 
+def _rate_of(make: Any) -> float:
+    def batch() -> int:
+        for _ in range(BATCH):
+            make()
+        return BATCH
+
+    return rate(batch, 0.5)
+
+
 def main() -> None:
     import poker_env  # noqa: F401
     from poker_env.games.draw import DrawGame
@@ -91,6 +100,16 @@ def main() -> None:
     }
     for name, game in games.items():
         rows += _rows_for(name, game, clone=game.clone)
+    # A search's determinized copy: the cards the seat to act has not seen dealt again.
+    search_rng = np.random.default_rng(SEED)
+    seat = holdem.to_act
+
+    def resampled() -> HoldemGame:
+        return holdem.clone(resample_for=seat, rng=search_rng)
+
+    rows.append(
+        Row(f"HoldemGame heads-up: clone(resample_for={seat})", _rate_of(resampled), "copies/s")
+    )
     try:
         import pyspiel
     except ImportError:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from poker_env.bitgen import key63
 from poker_env.cards import format_cards, parse_cards
 from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
@@ -402,23 +403,12 @@ class HoldemGame:
             raise IllegalActionError(
                 f"clone(resample_for={q})", [], self.phase, "no hand under way to resample"
             )
-        s = self.state
-        seen = s[K.HOLE + 2 * q : K.HOLE + 2 * q + 2].tolist()
-        seen += s[K.BOARD : K.BOARD + int(s[K.NUM_BOARD])].tolist()
-        deck = s[K.DECK : K.DECK + 52]
-        unseen = np.flatnonzero(~np.isin(deck, seen))
-        cards = deck[unseen]
-        new_of = np.arange(52, dtype=np.int64)
-        new_of[cards] = cards[rng.permutation(cards.size)]
-        deck[unseen] = new_of[cards]
-        for first, count in ((K.HOLE, 2 * K.MAX_SEATS), (K.BOARD, 5)):
-            dealt = s[first : first + count]
-            dealt[dealt >= 0] = new_of[dealt[dealt >= 0]]
+        K.resample_unseen(self.state, q, np.uint64(key63(rng)), np.empty(156, np.int64))
         assert self._log is not None  # a hand under way has its log
-        self._log.deck = deck.tolist()
+        self._log.deck = self.state[K.DECK : K.DECK + 52].tolist()
         # The hands after this one are unseen too: the copy's Generator is no longer
         # the table's (whose next decks a search must not know) but one seeded from `rng`.
-        self._rng = GeneratorSeed(int(rng.integers(2**63)))
+        self._rng = GeneratorSeed(key63(rng))
 
     # ------------------------------------------------------------ table
     @property

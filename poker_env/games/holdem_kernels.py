@@ -850,3 +850,46 @@ def rng_deal(rng: np.ndarray, i: int, deck: np.ndarray, k: int) -> None:
     for j in range(52):
         deck[_U(j)] = j
     rng[i] = draw(deck, 52, min(k, 51), rng[i])
+
+
+@njit(cache=True, _nrt=False)
+def resample_unseen(s: np.ndarray, seat: int, key: np.uint64, scratch: np.ndarray) -> None:
+    """Deal again, from SplitMix64 stream ``key``, the cards ``seat`` has not seen.
+
+    Seen: the seat's hole cards and the board dealt so far. The unseen cards (the
+    others' hole cards, folded ones included, and the board to come and the rest of
+    the deck) are permuted uniformly among themselves, each value replaced wherever
+    it lies: the deck order, the hole cards and the board, which is the deal of the
+    permuted deck. ``scratch``: 156 int64 (the unseen cards as found, the same
+    shuffled, and the map from a card to its replacement).
+    """
+    seen = np.int64(0)
+    for r in range(2):
+        c = s[_U(HOLE + 2 * seat + r)]
+        if c >= 0:
+            seen |= np.int64(1) << c
+    for i in range(s[NUM_BOARD]):
+        seen |= np.int64(1) << s[_U(BOARD + i)]
+    n = 0
+    for p in range(52):
+        c = s[_U(DECK + p)]
+        scratch[_U(104 + p)] = p  # the map: a seen card stays itself
+        if not (seen >> c) & 1:
+            scratch[_U(n)] = c
+            scratch[_U(52 + n)] = c
+            n += 1
+    shuffled = scratch[52:104]
+    if n > 1:
+        draw(shuffled, n, n - 1, key)
+    for j in range(n):
+        scratch[_U(104 + scratch[_U(j)])] = shuffled[_U(j)]
+    for p in range(52):
+        s[_U(DECK + p)] = scratch[_U(104 + s[_U(DECK + p)])]
+    for i in range(2 * MAX_SEATS):
+        c = s[_U(HOLE + i)]
+        if c >= 0:
+            s[_U(HOLE + i)] = scratch[_U(104 + c)]
+    for i in range(5):
+        c = s[_U(BOARD + i)]
+        if c >= 0:
+            s[_U(BOARD + i)] = scratch[_U(104 + c)]

@@ -406,6 +406,19 @@ def _turn(
     cards: list[str] = []
     if button.takes_cards:
         cards = tokens[1:] if len(tokens) > 1 else [str(c) for c in sorted(marked)]
+        if len(tokens) > 1 and marked:
+            # Changing cards cannot be taken back: typed numbers that are not the marked
+            # cards are refused rather than silently put in their place.
+            try:
+                typed = set(session.check_cards(cards))
+            except InputError as exc:
+                return str(exc)
+            if typed != marked:
+                shown = " ".join(str(c) for c in sorted(marked))
+                return (
+                    f"{text!r}: cards {shown} are marked; type '{button.key}' alone to change "
+                    f"them, or unmark them first (type {shown}) to change only what you typed"
+                )
     elif len(tokens) > 2:
         return f"{text!r}: too many words; e.g. '{button.key} {button.min_amount or ''}'".strip()
     if button.takes_amount and amount is None:
@@ -415,7 +428,13 @@ def _turn(
         while True:
             amount = _amount_word(button, _read(stdin, console, ask))
             if not amount:
-                return "no amount given: choose again"
+                return _Note("No amount given: choose a button again.")
+            if amount.strip().lower() in ("?", "h", "help"):
+                console.print(
+                    f"A whole number from {button.min_amount} to {button.max_amount}, "
+                    "'min' or 'max' ('all'); an empty line to choose another button."
+                )
+                continue
             try:
                 session.act(button.name, amount)
                 marked.clear()

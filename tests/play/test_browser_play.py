@@ -417,3 +417,28 @@ def test_the_draw_pause_shows_her_wardrobe_as_the_hand_left_it(browser: Any, ser
     expect(hat).to_have_attribute("data-state", "at_stake")
     assert page.errors == []
     page.close()
+
+
+def test_the_hand_history_numbers_its_entries_as_they_happened(browser: Any, server: str) -> None:
+    """The history keeps the newest 60 entries; it once numbered them 60 down to 1
+    whatever came before (at Red Dog the 79th result read "60."; found by playing).
+    The list now counts down from the number of results."""
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    gid = _start(page, server, game="reddog", players="10", seed="305")
+    view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
+    while len(view["results"]) <= 61:
+        r = page.request.post(f"{server}/api/games/{gid}/act", data={"button": "BET", "amount": 1})
+        assert r.ok, r.text()
+        view = r.json()["view"]
+    page.reload()
+    page.wait_for_selector("body.ready")
+    _settle(page)
+    history = page.locator("#history")
+    expect(history.locator("li")).to_have_count(60)
+    assert history.evaluate("ol => ol.start") == len(view["results"])
+    newest = view["results"][-1]
+    expect(history.locator("li").first).to_contain_text((newest.get("lines") or [newest["text"]])[0])
+    assert page.errors == []
+    page.close()

@@ -163,6 +163,28 @@ def test_a_game_no_longer_kept_has_a_readable_page(tmp_path: Path) -> None:
     assert "This game is not here" in r.text and 'href="/"' in r.text
 
 
+def test_a_save_that_cannot_be_loaded_has_a_readable_page(tmp_path: Path) -> None:
+    """Opening the address of a damaged save once showed the API's JSON (found by
+    playing): a page now says why, escaped, and the file is left as it was; the API
+    still answers JSON."""
+    c = _client(tmp_path)
+    gid = _new(c)
+    c.post(f"/api/games/{gid}/act", json={"button": "STAY"})
+    path = tmp_path / f"{gid}.json"
+    saved = json.loads(path.read_text())
+    saved["state"]["actions"][0] = ["<b>STAY</b>", 0]
+    damaged = json.dumps(saved)
+    path.write_text(damaged)
+    fresh = _client(tmp_path)  # a restarted server: the game is read from its file
+    r = fresh.get(f"/game/{gid}")
+    assert r.status_code == 409 and r.headers["content-type"].startswith("text/html")
+    assert "This game cannot be loaded" in r.text and 'href="/"' in r.text
+    assert "<b>STAY</b>" not in r.text and "&lt;b&gt;STAY&lt;/b&gt;" in r.text
+    assert path.read_text() == damaged
+    api = fresh.get(f"/api/games/{gid}")
+    assert api.status_code == 409 and "cannot be loaded" in api.json()["error"]
+
+
 # ------------------------------------------------------------------ errors are JSON
 def test_a_bug_answers_json_with_a_reason_not_a_traceback(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -157,6 +157,38 @@ def test_cards_marked_by_number_then_draw(tmp_path: Path) -> None:
     assert ["DISCARD", 0b110] in saved["state"]["actions"]
 
 
+def test_draw_with_numbers_other_than_the_marked_cards_is_refused(tmp_path: Path) -> None:
+    """'d 3' with cards 2 and 4 marked once changed card 3 alone and dropped the marks
+    without a word (found by playing). Changing cards cannot be undone: it is refused,
+    saying how to do either; 'd' with the same numbers as the marks is taken."""
+    s = new_session("draw", seed=4)
+    pre: list[str] = []
+    while not any(b.takes_cards for b in s.buttons()):
+        names = [b.name for b in s.buttons()]
+        pre.append("s" if "STAY" in names else "d")
+        s.act("STAY" if "STAY" in names else "DRAW")
+    lines = [*pre, "2 4", "d 3", "d 4 2", "q"]
+    code, out = _run(["draw", "--seed", "4"], lines, tmp_path / "s.json", width=200)
+    assert code == 0
+    assert (
+        "Not accepted: 'd 3': cards 2 4 are marked; type 'd' alone to change them, or "
+        "unmark them first (type 2 4) to change only what you typed" in out
+    )
+    assert "You change 2 cards." in out and "You change 1 card" not in out
+    saved = json.loads((tmp_path / "s.json").read_text())
+    assert ["DISCARD", 0b1010] in saved["state"]["actions"]
+
+
+def test_an_empty_line_or_help_at_the_amount_prompt_is_not_a_refusal(tmp_path: Path) -> None:
+    """The prompt says an empty line chooses another button: doing so is not answered
+    in red as a refusal, and '?' there explains the amount instead of refusing it."""
+    code, out = _run(["draw", "--seed", "4"], ["b", "?", "", "q"], tmp_path / "s.json", width=200)
+    assert code == 0
+    assert "A whole number from 5 to 495, 'min' or 'max' ('all')" in out
+    assert "No amount given: choose a button again." in out
+    assert "Not accepted" not in out
+
+
 def test_save_with_q_and_resume_continue_the_same_match(tmp_path: Path) -> None:
     save = tmp_path / "match.json"
     argv = ["draw", "--seed", "9", "--money", "40", "--items", "2"]

@@ -48,6 +48,7 @@ Safe by default:
 from __future__ import annotations
 
 import argparse
+import html
 import ipaddress
 import json
 import os
@@ -109,6 +110,21 @@ EXPIRED_PAGE = """<!doctype html>
 <p class="lead">The server no longer keeps a game at this address: it was never
 started, or it expired (the server keeps a limited number of games, finished and
 long-idle ones go first).</p>
+<p><a class="primary" href="/">Start a new game</a></p>
+</main></body></html>
+"""
+
+
+BROKEN_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>poker_env: this game cannot be loaded</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css"></head>
+<body class="start"><main class="start-card" id="broken">
+<h1>This game cannot be loaded</h1>
+<p class="lead" id="reason">{reason}</p>
+<p>The saved file was left as it is.</p>
 <p><a class="primary" href="/">Start a new game</a></p>
 </main></body></html>
 """
@@ -504,20 +520,23 @@ def create_app(
     async def game_page(request: Request) -> Response:
         gid = request.path_params["gid"]
 
-        def work() -> bool:
+        def work() -> RequestError | None:
             # A replay after a restart runs here, off the event loop.
             try:
                 with store.locked(gid):
                     store.get(gid)
             except RequestError as exc:
-                if exc.status == 404:
-                    return False
-                raise
-            return True
+                return exc
+            return None
 
-        if not await run_in_threadpool(work):
+        refused = await run_in_threadpool(work)
+        if refused is None:
+            return FileResponse(STATIC / "game.html")
+        if refused.status == 404:
             return HTMLResponse(EXPIRED_PAGE, status_code=404)
-        return FileResponse(STATIC / "game.html")
+        # A person opened the address: a page saying why, not the API's JSON.
+        reason = html.escape(refused.reason[:1].upper() + refused.reason[1:] + ".")
+        return HTMLResponse(BROKEN_PAGE.format(reason=reason), status_code=refused.status)
 
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")

@@ -315,7 +315,9 @@
   function renderHistory() {
     const list = $("history");
     list.replaceChildren();
+    // The newest 60, numbered as they happened (a reversed list counts down from start).
     const results = view.results.slice(-60).reverse();
+    list.start = view.results.length;
     for (const r of results) {
       const li = linesEl("li", "result" + (r.winner === "you" ? " won" : r.winner === "she" ? " lost" : ""), r);
       if (r.hand && view.game === "draw") li.prepend(el("span", "line hand-no", `Hand ${r.hand}:`));

@@ -439,6 +439,8 @@ def test_the_hand_history_numbers_its_entries_as_they_happened(browser: Any, ser
     expect(history.locator("li")).to_have_count(60)
     assert history.evaluate("ol => ol.start") == len(view["results"])
     newest = view["results"][-1]
-    expect(history.locator("li").first).to_contain_text((newest.get("lines") or [newest["text"]])[0])
+    expect(history.locator("li").first).to_contain_text(
+        (newest.get("lines") or [newest["text"]])[0]
+    )
     assert page.errors == []
     page.close()

@@ -37,6 +37,7 @@ __all__ = [
     "Session",
     "card_json",
     "check_int",
+    "chips",
 ]
 
 #: The games a person can play, by the name the front ends use.
@@ -53,6 +54,11 @@ LEVEL_WORDS = {
     "normal": "normal: the trained policy, sampled",
     "hard": "hard: the trained policy at its strongest",
 }
+
+
+def chips(n: int) -> str:
+    """``"1 chip"``, ``"5 chips"``."""
+    return f"{n} chip" if n == 1 else f"{n} chips"
 
 
 def level_text(level: str) -> str:

@@ -56,6 +56,7 @@ _PHASE_WORDS = {
     DrawPhase.MATCH_END: "match over",
 }
 _WHO = {HUMAN: "You", COMPUTER: "She"}
+_WHOM = {HUMAN: "you", COMPUTER: "her"}
 #: The phases of a hand being played (its deal line is due once one is reached).
 _DEALT = (DrawPhase.PRE_DRAW, DrawPhase.DRAW, DrawPhase.POST_DRAW)
 
@@ -356,6 +357,9 @@ class DrawSession(Session):
         elif a == DrawAction.BUY_BACK and rec.item_bought_back is not None:
             self.bought_back.add(rec.item_bought_back)
             text = f"She buys back her {rec.item_bought_back} for {rec.bank_paid}."
+        if text and rec.returned:
+            # RULES.md §1: a short all-in call; the excess returns to the bettor.
+            text += f" The uncalled {rec.returned} goes back to {_WHOM[1 - rec.seat]}."
         if text:
             self.log(text, seat=rec.seat)
         if rec.outcome is not None:

@@ -32,6 +32,7 @@ from poker_env_agents.play.common import (
     SaveFileError,
     Session,
     card_json,
+    chips,
     decider,
     level_text,
 )
@@ -273,7 +274,7 @@ class HoldemSession(Session):
         elif rec.action == "raise_to":
             text = f"{who} raise{s} to {rec.to}."
         elif rec.action == "all_in":
-            text = f"{who} go{'es' if s else ''} all-in ({rec.amount} chips, to {rec.to})."
+            text = f"{who} go{'es' if s else ''} all-in ({chips(rec.amount)}, to {rec.to})."
         else:
             text = f"{who} leave{s} the table."
         self.log(text, seat=rec.seat)

@@ -38,7 +38,14 @@ from poker_env.games.red_dog import (
     RedDogGame,
 )
 from poker_env_agents.opponent import ComputerOpponent
-from poker_env_agents.play.common import Button, SaveFileError, Session, card_json, level_text
+from poker_env_agents.play.common import (
+    Button,
+    SaveFileError,
+    Session,
+    card_json,
+    chips,
+    level_text,
+)
 
 __all__ = ["RedDogSession"]
 
@@ -157,7 +164,7 @@ class RedDogSession(Session):
         verb = "win" if g.winners == (self.seat,) else "wins"
         if self.seat in g.winners and len(g.winners) > 1:
             verb = "share the win"
-        return f"{names} {verb} with {max(g.chips)} chips (you hold {you})."
+        return f"{names} {verb} with {chips(max(g.chips))} (you hold {you})."
 
     def apply(self, button: Button, amount: int | None, cards: tuple[int, ...]) -> None:
         if button.name == "BET":

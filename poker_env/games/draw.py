@@ -376,6 +376,9 @@ class ActionRecord:
     #: True for an event the rules applied by themselves between hands (the default
     #: buy-back rule), not a player's action: replays skip it and the rules redo it.
     automatic: bool = False
+    #: A short all-in call (DRAW or CALL for less than the bet): the uncalled chips
+    #: that went back to the bettor (RULES.md §1). 0 otherwise.
+    returned: int = 0
 
 
 _HOW = {L.HOW_DROP: "drop", L.HOW_SHOWDOWN: "showdown", L.HOW_ANTE: "ante"}
@@ -588,10 +591,12 @@ class DrawGame:
         chips_in = 0
         if a in (DrawAction.BET, DrawAction.RAISE):
             chips_in = int(before[L.S_BET + 1 - seat] - before[L.S_BET + seat]) + int(amount)
-        elif a in (DrawAction.DRAW, DrawAction.CALL):
+        returned = 0
+        if a in (DrawAction.DRAW, DrawAction.CALL):
             # What the call put in, kept in the hand's history (a short call puts in less).
             n = int(s[L.S_HIST_N])
             chips_in = int(s[L.S_HIST + 3 * (n - 1) + 2])
+            returned = int(before[L.S_BET + 1 - seat] - before[L.S_BET + seat]) - chips_in
         bought = None
         if a == DrawAction.BUY_BACK:
             bought = self.config.wardrobe[int(s[L.S_BOUGHT_BACK]) - 1]
@@ -610,6 +615,7 @@ class DrawGame:
             item_bought_back=bought,
             outcome=outcome,
             bank_paid=self.config.item_value if bought is not None else 0,
+            returned=returned,
         )
         self.history.append(rec)
         if auto is not None:

@@ -226,7 +226,7 @@ def test_rule_short_all_in_call_with_min_bet_above_opponent_money() -> None:
     g.act(A.BET, 5)
     rec = g.act(A.DRAW)
     # She calls all-in for 3; the excess 2 returns to the human: 13 - 3 = 10, pot 10 + 3 + 3.
-    assert rec.chips_in == 3
+    assert rec.chips_in == 3 and rec.returned == 2
     assert g.stacks == (10, 0) and g.pot == 16
 
 

@@ -252,6 +252,12 @@ def test_cards_marked_by_keyboard_stay_raised_and_the_slider_follows_the_box(
     page.fill("#amount", "9999")
     assert _click(page, "#btn-BET").status == 409
     expect(page.locator("#message")).to_contain_text("BET 9999 is out of bounds")
+    # A number past 2^53 is said as typed, not rounded (it read 100000000000000000000).
+    page.fill("#amount", "99999999999999999999")
+    page.click("#btn-BET")
+    expect(page.locator("#message")).to_contain_text(
+        "BET 99999999999999999999 is out of bounds: from 5 to"
+    )
     assert _click(page, "#btn-DRAW").ok  # to the draw
     expect(page.locator("#message")).to_have_text("")
     card1 = page.locator("#my-cards .card[data-n='1']")

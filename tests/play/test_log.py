@@ -160,3 +160,40 @@ def test_holdem_first_bet_of_a_round_is_a_bet_and_one_hand_is_one_hand() -> None
     assert not any(t.startswith("You raise") for t in texts)
     # "after 1 hand", not "after 1 hands".
     assert s.final_text().endswith(("after 1 hand.", "after 1 hand. You win!"))
+
+
+def test_one_chip_is_one_chip() -> None:
+    """'1 chips' was written at a Red Dog game's end and at a one-chip Hold'em all-in
+    (found by playing): the log says '1 chip'."""
+    import json
+
+    from poker_env_agents.play.common import chips
+
+    assert (chips(0), chips(1), chips(2)) == ("0 chips", "1 chip", "2 chips")
+    red_dog = new_session("reddog", players=6, money=2, seed=26)
+    while not red_dog.is_over:
+        names = [b.name for b in red_dog.buttons()]
+        red_dog.act("BET", "1") if "BET" in names else red_dog.act(names[0])
+    holdem = new_session("holdem", players=2, money=3, seed=2)
+    while not holdem.is_over:
+        names = [b.name for b in holdem.buttons()]
+        holdem.act("ALL_IN" if "ALL_IN" in names else "CALL" if "CALL" in names else names[0])
+    texts = json.dumps([red_dog.view(), holdem.view()])
+    assert "Game over: Seat 1 wins with 1 chip (you hold 0)." in texts
+    assert "You go all-in (1 chip, to " in texts
+    assert not re.search(r"\b1 chips\b", texts)
+
+
+def test_a_short_call_says_the_uncalled_chips_go_back() -> None:
+    """RULES.md §1: a short all-in call returns the excess to the bettor. Hold'em's log
+    said so and the draw's did not (found by playing: money 8, one item, seed 1, she
+    bets 5 and you call 3)."""
+    s = new_session("draw", money=8, items=1, seed=1)
+    assert s.g.stacks == (3, 3)  # 8 less the ante of 5 each
+    s.act("STAY")  # she stakes her item (100 in chips) and bets 5
+    assert [b.name for b in s.buttons()] == ["DRAW", "DROP"] and s.g.bets == (0, 5)
+    stacks = s.g.stacks
+    s.act("DRAW", None, [])
+    texts = [e["text"] for e in s.view()["events"]]
+    assert "You call 3 and go to the draw (DRAW). The uncalled 2 goes back to her." in texts
+    assert s.g.history[-1].returned == 2 and s.g.stacks == (stacks[0] - 3, stacks[1] + 2)

@@ -385,6 +385,11 @@
         return;
       }
       body.amount = Number(text);
+      if (!Number.isSafeInteger(body.amount)) {
+        // Past 2^53 a number is rounded: say what was typed, not the rounded one.
+        $("message").textContent = `Not accepted: ${b.label} ${text} is out of bounds: from ${b.min} to ${b.max}`;
+        return;
+      }
     }
     if (b.cards) body.cards = Array.from(marked).sort();
     busy = true;

@@ -24,7 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from rich.console import Console, Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -137,25 +139,58 @@ def _last_hand(view: dict[str, Any]) -> RenderableType | None:
     return t
 
 
+class _Fit:
+    """``wide`` where the width holds ``width`` cells, else ``narrow`` (rich asks a
+    renderable to draw itself at the width it has)."""
+
+    def __init__(self, wide: RenderableType, narrow: RenderableType, width: int) -> None:
+        self.wide, self.narrow, self.width = wide, narrow, width
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.wide if options.max_width >= self.width else self.narrow
+
+
 def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
     """The showdown that just came: every hand shown, face up, with its name."""
     sd = view.get("showdown")
     if not sd:
         return None
-    grid = Table.grid(padding=(0, 2))
     if view["game"] == "draw":
-        for who, name in (("she", "SHE"), ("you", "YOU")):
-            cards = [_card_text(c) for c in sd["hands"][who].split()]
-            grid.add_row(Text(name, style="bold"), _cards(cards, fancy), Text(sd["names"][who]))
-    else:
-        for r in sd["shown"]:
-            mark = " (wins)" if r["won"] else ""
-            grid.add_row(
-                Text(r["name"], style="bold"), _cards(r["cards"], fancy), Text(r["hand"] + mark)
+        rows = [
+            (
+                name,
+                _cards([_card_text(c) for c in sd["hands"][who].split()], fancy),
+                sd["names"][who],
             )
+            for who, name in (("she", "SHE"), ("you", "YOU"))
+        ]
+    else:
+        rows = [
+            (r["name"], _cards(r["cards"], fancy), r["hand"] + (" (wins)" if r["won"] else ""))
+            for r in sd["shown"]
+        ]
+    # A hand's cards stay on one line (at 60 columns the fifth card once wrapped under
+    # the first, and the hand looked like four cards). Wide enough, its name follows on
+    # the line (and wraps); narrower, the name goes under the cards.
+    wide = Table.grid(padding=(0, 2))
+    wide.add_column(no_wrap=True)
+    wide.add_column(no_wrap=True)
+    wide.add_column()
+    narrow = Table.grid(padding=(0, 2))
+    narrow.add_column(no_wrap=True)
+    narrow.add_column()
+    for label, cards, name in rows:
+        wide.add_row(Text(label, style="bold"), cards, Text(name))
+        narrow.add_row(Text(label, style="bold"), cards)
+        narrow.add_row(Text(""), Text(name))
+    indent = max(len(label) for label, _, _ in rows) + 2
+    cards_width = max(cell_len(cards.plain) for _, cards, _ in rows)
     verdict = sd.get("verdict") or sd.get("lines") or [sd["text"]]
-    grid.add_row(Text(""), Text(" ".join(verdict), style="bold"), Text(""))
-    return Panel(grid, title=f"Showdown · hand {sd['hand']}", title_align="left")
+    # Under the cards, as the rows' cards are (after the name column and its padding).
+    said = Padding(Text(" ".join(verdict), style="bold"), (0, 0, 0, indent))
+    # The panel's border and padding take 4 cells; a name gets at least 14.
+    fit = _Fit(Group(wide, said), Group(narrow, said), indent + cards_width + 2 + 14 + 4)
+    return Panel(fit, title=f"Showdown · hand {sd['hand']}", title_align="left")
 
 
 def _pause_table(view: dict[str, Any], fancy: bool) -> RenderableType:

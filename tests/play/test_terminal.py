@@ -395,3 +395,28 @@ def test_the_draw_pause_shows_her_wardrobe_as_the_hand_left_it(tmp_path: Path) -
     assert "her wardrobe: hat  scarf" in pause and "(at stake)" not in pause
     after = screens[screens.index(pause) + 1]
     assert "Five-card draw · hand 2" in after and "hat (at stake)" in after
+
+
+def test_a_showdown_keeps_each_hands_cards_on_one_line_at_any_width() -> None:
+    """At 60 columns the draw's showdown box once put the fifth card on a line of its
+    own, under the first (the hand looked like four cards; found by playing). Each
+    hand's cards now stay on its line at 100, 60 and 40 columns; the name follows or
+    goes under them, whole."""
+    import re
+
+    from poker_env_agents.play.terminal import _showdown
+
+    s = new_session("draw", seed=3)
+    while not s.view().get("showdown"):
+        names = [b.name for b in s.buttons()]
+        s.act(next(n for n in ("CALL", "DRAW", "STAY") if n in names))
+    sd = s.view()["showdown"]
+    for width in (100, 60, 40):
+        out = io.StringIO()
+        Console(file=out, width=width, color_system=None).print(_showdown(s.view(), False))
+        text = out.getvalue()
+        for who, label in (("she", "SHE"), ("you", "YOU")):
+            line = next(x for x in text.splitlines() if f" {label} " in x)
+            assert len(re.findall(r"\[[2-9TJQKA][cdhs]\]", line)) == 5, (width, text)
+            assert sd["names"][who].split(",")[0] in text, (width, text)
+        assert text.count("\n") <= 8, text

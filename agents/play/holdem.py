@@ -45,6 +45,11 @@ def seat_name(seat: int) -> str:
     return "You" if seat == 0 else f"Seat {seat}"
 
 
+def seat_word(seat: int) -> str:
+    """:func:`seat_name` inside a sentence: ``you``, ``Seat 2``."""
+    return "you" if seat == 0 else f"Seat {seat}"
+
+
 def _s(seat: int) -> str:
     # The verb's ending: "You call", "Seat 2 calls".
     return "" if seat == 0 else "s"
@@ -290,7 +295,7 @@ class HoldemSession(Session):
         sb, bb = g.small_blind, g.big_blind
         self.log_hand(
             f"Hand {g.hand_number}: {seat_name(g.button)} deal{_s(g.button)}; "
-            f"blinds {seat_name(sb)} {g.bets()[sb]}, {seat_name(bb)} {g.bets()[bb]}. "
+            f"blinds {seat_word(sb)} {g.bets()[sb]}, {seat_word(bb)} {g.bets()[bb]}. "
             f"Your cards: {g.hole_cards(self.seat) or '-'}."
         )
         if g.phase == "over":
@@ -357,7 +362,7 @@ class HoldemSession(Session):
         self._last_pot = pot
         lines = [f"Hand {result.hand} over ({how}{board}): the pot is {pot}."]
         if uncalled:
-            lines.append(f"The uncalled {uncalled} goes back to {seat_name(top.seat)}.")
+            lines.append(f"The uncalled {uncalled} goes back to {seat_word(top.seat)}.")
         shown = [r for r in result.shown]
         best = max((r.rank for r in shown), default=-1)
         for r in [*shown, *(r for r in seats if r.outcome != "showdown")]:

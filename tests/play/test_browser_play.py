@@ -450,3 +450,73 @@ def test_the_hand_history_numbers_its_entries_as_they_happened(browser: Any, ser
     )
     assert page.errors == []
     page.close()
+
+
+def _play_to_the_end(page: Any, server: str, gid: str) -> dict[str, Any]:
+    """Play on through the API (all in, call, stand pat, check) until the game is over."""
+    view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
+    while not view["over"]:
+        names = [b["name"] for b in view["buttons"]]
+        name = next(n for n in ("ALL_IN", "CALL", "DRAW", "CHECK", "STAY") if n in names)
+        body: dict[str, Any] = {"button": name}
+        if name == "DRAW":
+            body["cards"] = []
+        r = page.request.post(f"{server}/api/games/{gid}/act", data=body)
+        assert r.ok, r.text()
+        view = r.json()["view"]
+    return view
+
+
+@pytest.mark.parametrize(
+    ("game", "fields"),
+    [
+        ("draw", {"money": "20", "items": "1", "seed": "1"}),
+        ("holdem", {"players": "2", "money": "20", "seed": "1"}),
+    ],
+)
+def test_the_final_screen_keeps_the_last_showdown_on_the_table(
+    browser: Any, server: str, game: str, fields: dict[str, str]
+) -> None:
+    """A game that ends at a showdown once showed, behind its final box, her cards
+    face down again (the draw) or an empty table (Hold'em; found by playing). After
+    "See the result" the table keeps that hand: the cards shown, their names, the
+    board, the chips it left."""
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    gid = _start(page, server, game=game, **fields)
+    view = _play_to_the_end(page, server, gid)
+    sd = view["showdown"]
+    assert sd is not None
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#showdown")).to_be_visible()
+    page.click("#next-hand")  # "See the result"
+    expect(page.locator("#final")).to_be_visible()
+    if game == "draw":
+        her = page.locator("#seat-1 .cards .card")
+        expect(her).to_have_count(5)
+        expect(page.locator("#seat-1 .cards .card.back")).to_have_count(0)
+        for i, text in enumerate(sd["hands"]["she"].split()):
+            expect(her.nth(i)).to_have_attribute("data-card", text)
+        expect(page.locator("#seat-1 .hand-name-tag")).to_have_text(sd["names"]["she"])
+        expect(page.locator("#hint")).to_have_text(sd["names"]["you"])
+        expect(page.locator("#seat-1 .info")).to_contain_text(f"money {view['her']['money']}")
+    else:
+        expect(page.locator("#board .card")).to_have_count(5)
+        for i, text in enumerate(sd["board"].split()):
+            expect(page.locator("#board .card").nth(i)).to_have_attribute("data-card", text)
+        shown = {r["seat"]: r for r in sd["shown"]}
+        assert 1 in shown
+        expect(page.locator("#seat-1 .cards .card")).to_have_count(2)
+        expect(page.locator("#seat-1 .hand-name-tag")).to_have_text(shown[1]["hand"])
+        expect(page.locator("#status")).to_have_text("game over")
+    # The box can be put aside to look at the table, and brought back.
+    page.click("#final-close")
+    expect(page.locator("#final")).to_be_hidden()
+    expect(page.locator("#final-reopen")).to_be_visible()
+    page.click("#final-reopen")
+    expect(page.locator("#final")).to_be_visible()
+    expect(page.locator("#final-reopen")).to_be_hidden()
+    assert page.errors == []
+    page.close()

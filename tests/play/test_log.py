@@ -197,3 +197,17 @@ def test_a_short_call_says_the_uncalled_chips_go_back() -> None:
     texts = [e["text"] for e in s.view()["events"]]
     assert "You call 3 and go to the draw (DRAW). The uncalled 2 goes back to her." in texts
     assert s.g.history[-1].returned == 2 and s.g.stacks == (stacks[0] - 3, stacks[1] + 2)
+
+
+def test_you_inside_a_sentence_is_lower_case() -> None:
+    """'The uncalled 4 goes back to You.' and 'blinds You 1' (seen on the final
+    screen's log): inside a sentence the person is 'you'."""
+    import json
+
+    for seed in range(1, 6):
+        s = new_session("holdem", players=2, money=20, seed=seed)
+        while not s.is_over:
+            names = [b.name for b in s.buttons()]
+            s.act(next(n for n in ("ALL_IN", "CALL", "CHECK") if n in names))
+        text = json.dumps(s.view())
+        assert not re.search(r"[a-z,;] You\b", text), re.search(r".{40}[a-z,;] You\b.{20}", text)

@@ -90,7 +90,7 @@ def test_the_uncalled_part_of_a_bet_is_neither_in_the_pot_nor_won() -> None:
     lines = s._result_lines(hand_result(st, 1))
     assert lines == [
         "Hand 1 over (decided before the flop): the pot is 4.",
-        "The uncalled 98 goes back to You.",
+        "The uncalled 98 goes back to you.",
         "You take it without showing, and win 4 (+2).",
         "Seat 1 folded (-2).",
     ]

@@ -15,6 +15,8 @@
   let view = null;
   let marked = new Set();
   let busy = false;
+  // The final box closed to look at the table (until a reload).
+  let finalClosed = false;
   const DISMISSED = "poker_env.showdown." + gid;
 
   // The showdown pause: a showdown that came with the person's latest action stays on
@@ -22,6 +24,17 @@
   function pausing() {
     const sd = view && view.showdown;
     return !!sd && sessionStorage.getItem(DISMISSED) !== String(sd.hand);
+  }
+
+  // The game's end after a showdown: the final screen keeps that hand on the table
+  // (its cards face up, in Hold'em its board and the chips it left), as the terminal's
+  // does; there is no next hand behind it.
+  function finalShowdown() {
+    return !!view && view.over && !!view.showdown && !pausing();
+  }
+
+  function showdownOnTable() {
+    return pausing() || finalShowdown();
   }
 
   function nextHand() {
@@ -82,14 +95,15 @@
     const info = el("div", "info", sd ? "" :
       `money ${her.money} · bet ${her.bet}` + (her.drawn === null ? "" : ` · drew ${her.drawn}`));
     const cards = el("div", "cards");
-    if (sd) {
-      sd.hands.she.split(" ").forEach((t) => cards.append(cardEl(textCard(t))));
-      if (sd.winner === "she") box.classList.add("winner");
+    const faceUp = sd || (finalShowdown() ? view.showdown : null);
+    if (faceUp) {
+      faceUp.hands.she.split(" ").forEach((t) => cards.append(cardEl(textCard(t))));
+      if (faceUp.winner === "she") box.classList.add("winner");
     } else {
       for (let i = 0; i < 5; i++) cards.append(backEl());
     }
     box.append(name, cards, info);
-    if (sd) box.append(el("span", "hand-name-tag", sd.names.she));
+    if (faceUp) box.append(el("span", "hand-name-tag", faceUp.names.she));
     opp.append(box);
 
     const w = $("wardrobe");
@@ -154,6 +168,10 @@
         ? `${marked.size} card${marked.size === 1 ? "" : "s"} marked: press DRAW to change ${marked.size === 1 ? "it" : "them"}`
         : "Click the cards you want to change, then press DRAW (none marked: stand pat)")
       : "";
+    if (finalShowdown()) {
+      $("hint").textContent = view.showdown.names.you;
+      $("me").classList.toggle("winner", view.showdown.winner === "you");
+    }
     $("title").textContent = `Five-card draw · hand ${view.hand}`;
     $("status").textContent = view.over ? "match over" :
       `${view.phase} · ${view.to_act === "you" ? "your turn" : "she acts"}`;
@@ -165,19 +183,19 @@
     const holdem = view.game === "holdem";
     // The showdown pause of a hand of Hold'em: the chips once its pot was paid, no bets
     // or places of the next hand (already dealt behind the pause).
-    const sdHand = pausing() && holdem ? view.showdown : null;
+    const sdHand = showdownOnTable() && holdem ? view.showdown : null;
     for (const p of view.players) {
       if (p.seat === 0) continue;
       const box = el("div", "seat");
       box.id = "seat-" + p.seat;
       if (p.to_act) box.classList.add("to-act");
-      const showing = pausing() && holdem && view.showdown.shown.some((r) => r.seat === p.seat);
+      const showing = showdownOnTable() && holdem && view.showdown.shown.some((r) => r.seat === p.seat);
       if (!showing && (!p.seated || (holdem && !sdHand && !p.in_hand))) box.classList.add("out");
       const name = el("div", "name", p.name);
       const tags = sdHand ? "" : holdem ? p.roles.join(" ") : (p.dealer ? "dealer" : "");
       if (tags) name.append(el("span", "tag", tags));
       const cards = el("div", "cards small");
-      const shown = pausing() && holdem ? view.showdown.shown.find((r) => r.seat === p.seat) : null;
+      const shown = showdownOnTable() && holdem ? view.showdown.shown.find((r) => r.seat === p.seat) : null;
       if (shown) {
         shown.cards.forEach((c) => cards.append(cardEl(c)));
         if (shown.won) box.classList.add("winner");
@@ -191,7 +209,7 @@
       opp.append(box);
     }
     $("wardrobe").classList.add("hidden");
-    $("pot").textContent = `Pot ${pausing() ? view.showdown.pot : view.pot}`;
+    $("pot").textContent = `Pot ${showdownOnTable() ? view.showdown.pot : view.pot}`;
     const board = $("board");
     board.replaceChildren();
     if (holdem) {
@@ -212,9 +230,9 @@
     }
     const mine = $("my-cards");
     mine.replaceChildren();
-    const mineShown = pausing() && holdem ? view.showdown.shown.find((r) => r.seat === 0) : null;
+    const mineShown = showdownOnTable() && holdem ? view.showdown.shown.find((r) => r.seat === 0) : null;
     $("me").classList.toggle("winner", !!mineShown && mineShown.won);
-    if (pausing() && holdem) {
+    if (showdownOnTable() && holdem) {
       if (mineShown) mineShown.cards.forEach((c) => mine.append(cardEl(c)));
       board.replaceChildren();
       view.showdown.board.split(" ").filter((t) => t).forEach((t) => board.append(cardEl(textCard(t))));
@@ -229,7 +247,7 @@
     } else if (!holdem && me.dealer) info += " · dealer";
     $("my-info").textContent = info;
     $("hint").textContent = mineShown ? mineShown.hand : "";
-    $("title").textContent = pausing() && holdem
+    $("title").textContent = showdownOnTable() && holdem
       ? `Texas Hold'em · hand ${view.showdown.hand} · showdown`
       : holdem
       ? `Texas Hold'em · hand ${view.hand}` + (view.street ? ` · ${view.street}` : "")
@@ -359,7 +377,8 @@
       $("next-hand").textContent = view.over ? "See the result" : "Next hand";
     }
     const fin = $("final");
-    if (view.over && !pause) {
+    $("final-reopen").classList.toggle("hidden", !(view.over && !pause && finalClosed));
+    if (view.over && !pause && !finalClosed) {
       $("final-title").textContent = view.game === "draw" ? "Match over" : "Game over";
       $("final-text").textContent = view.final;
       fin.classList.remove("hidden");
@@ -470,5 +489,7 @@
 
   wireAmount();
   $("next-hand").addEventListener("click", nextHand);
+  $("final-close").addEventListener("click", () => { finalClosed = true; render(false); });
+  $("final-reopen").addEventListener("click", () => { finalClosed = false; render(false); });
   load();
 })();

@@ -111,7 +111,7 @@ def _message_text(message: str | None) -> Text | None:
     return None
 
 
-def _events(view: dict[str, Any]) -> RenderableType:
+def _events(view: dict[str, Any]) -> Text:
     """The whole hand in which you last acted and all since (long lines wrap; a long
     hand scrolls up the terminal), new lines marked with a dot."""
     lines = Text()
@@ -148,6 +148,50 @@ class _Fit:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         yield self.wide if options.max_width >= self.width else self.narrow
+
+
+def _height(console: Console, parts: Sequence[RenderableType]) -> int:
+    """Lines ``parts`` take at the console's width."""
+    return len(console.render_lines(Group(*parts), console.options, pad=False))
+
+
+def _fit(
+    console: Console,
+    head: list[RenderableType],
+    view: dict[str, Any],
+    events: list[dict[str, Any]],
+    extras: list[RenderableType | None],
+    tail: list[RenderableType],
+) -> list[RenderableType]:
+    """The screen's parts: ``head`` (the table), ``extras`` (the opponent line, the
+    previous hand's summary), what happened, ``tail`` (the showdown, the buttons). On a
+    terminal too short for all of it (60x20, 50x15: the table, its pot and whose turn
+    it is once scrolled off the top), the extras go first, then the oldest lines of
+    what happened, so that the table, the buttons and the prompt stay in view; a piped
+    console gets everything."""
+
+    def middle(shown: list[dict[str, Any]], with_extras: bool) -> list[RenderableType]:
+        parts = [x for x in extras if x is not None] if with_extras else []
+        if shown:
+            title = "What happened:"
+            if len(shown) < len(events):
+                title = f"What happened (the last {len(shown)} of {len(events)} lines):"
+            lines = _events({**view, "events": shown})
+            if len(shown) < len(events):
+                lines.rstrip()  # no blank line under it where room is short
+            parts += [Text(title, style="bold"), lines]
+        return parts
+
+    full = middle(events, True)
+    if not console.is_terminal:
+        return [*head, *full, *tail]
+    room = console.size.height - 1 - _height(console, [*head, *tail])  # 1: the prompt
+    if _height(console, full) <= room:
+        return [*head, *full, *tail]
+    shown = list(events)
+    while shown and _height(console, middle(shown, False)) > room:
+        shown.pop(0)
+    return [*head, *middle(shown, False), *tail]
 
 
 def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
@@ -233,23 +277,20 @@ def render_pause(session: Session, console: Console, message: str | None = None)
     view = session.view()
     sd = view["showdown"]
     fancy = _fancy(console)
-    parts: list[RenderableType] = [_pause_table(view, fancy)]
-    parts.append(Text(f"Opponent level {view['level']}. {view['antes']}", style="dim"))
+    head: list[RenderableType] = [_pause_table(view, fancy)]
+    level = Text(f"Opponent level {view['level']}. {view['antes']}", style="dim")
     # What happened up to the showdown's result (the next hand's deal is left out).
     first = len(session.events) - len(view["events"])
     until = sd["at"] + len(sd["lines"]) - first
     events = view["events"][: max(until, 0)]
-    if events:
-        parts.append(Text("What happened:", style="bold"))
-        parts.append(_events({**view, "events": events}))
     showdown = _showdown(view, fancy)
     assert showdown is not None
-    parts.append(showdown)
+    tail: list[RenderableType] = [showdown]
     note = _message_text(message)
     if note is not None:
-        parts.append(note)
-    parts.append(_keys_line([("Enter", "next hand")]))
-    console.print(Group(*parts))
+        tail.append(note)
+    tail.append(_keys_line([("Enter", "next hand")]))
+    console.print(Group(*_fit(console, head, view, events, [level], tail)))
 
 
 def _pause_turn(console: Console, stdin: IO[str]) -> tuple[bool, str | None]:
@@ -360,26 +401,21 @@ def render_screen(
         table = _draw_table(view, fancy, marked)
     else:
         table = _players_table(view, fancy)
-    parts: list[RenderableType] = [table]
-    parts.append(Text(f"Opponent level {view['level']}. {view['antes']}", style="dim"))
-    last = _last_hand(view)
-    if last is not None:
-        parts.append(last)
-    if view["events"]:
-        parts.append(Text("What happened:", style="bold"))
-        parts.append(_events(view))
+    level = Text(f"Opponent level {view['level']}. {view['antes']}", style="dim")
+    tail: list[RenderableType] = []
     sd = _showdown(view, fancy) if showdown or view["over"] else None
     if sd is not None:
-        parts.append(sd)
+        tail.append(sd)
     if view["over"]:
-        parts.append(Panel(Text(view["final"], style="bold"), title="Final", title_align="left"))
+        tail.append(Panel(Text(view["final"], style="bold"), title="Final", title_align="left"))
     else:
         note = _message_text(message)
         if note is not None:
-            parts.append(note)
+            tail.append(note)
         buttons = session.buttons()
         if buttons:
-            parts.append(_buttons_line(buttons))
+            tail.append(_buttons_line(buttons))
+    parts = _fit(console, [table], view, view["events"], [level, _last_hand(view)], tail)
     console.print(Group(*parts))
 
 

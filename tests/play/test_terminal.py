@@ -420,3 +420,39 @@ def test_a_showdown_keeps_each_hands_cards_on_one_line_at_any_width() -> None:
             assert len(re.findall(r"\[[2-9TJQKA][cdhs]\]", line)) == 5, (width, text)
             assert sd["names"][who].split(",")[0] in text, (width, text)
         assert text.count("\n") <= 8, text
+
+
+def test_a_short_terminal_keeps_the_table_and_the_buttons_in_view() -> None:
+    """At 60x20 and 50x15 the pot, her money and whose turn it was scrolled off the top
+    under a long log (found by playing). On a terminal the screen now fits its height
+    (the prompt's line kept): the opponent line and the previous hand's summary go
+    first, then the oldest lines of what happened, newest kept as room allows. A
+    roomy terminal and piped output get everything."""
+    from poker_env_agents.play.terminal import render_screen
+
+    draw = new_session("draw", seed=7)
+    for _ in range(12):
+        names = [b.name for b in draw.buttons()]
+        draw.act(next(n for n in ("CALL", "DRAW", "STAY") if n in names))
+    holdem = new_session("holdem", players=6, seed=9)
+    holdem.act(next(n for n in ("CALL", "CHECK") if n in [b.name for b in holdem.buttons()]))
+    assert not draw.is_over and not holdem.is_over
+    for session, pot in ((draw, "POT  515"), (holdem, "POT")):
+        newest = session.view()["events"][-1]["text"]
+        for width, height in ((60, 20), (50, 15), (100, 60)):
+            out = io.StringIO()
+            console = Console(
+                file=out, width=width, height=height, force_terminal=True, color_system=None
+            )
+            render_screen(session, console)
+            text = out.getvalue()
+            assert text.count("\n") <= height - 1, (width, height, text)
+            assert text.startswith("╭") and pot.split()[0] in text.split("╰")[0], text
+            assert "[q] save and quit" in text
+            if height >= 20:
+                assert newest in text.replace("\n", " "), (width, height, text)
+            if height == 60:
+                assert "What happened:" in text and "Opponent level" in text
+        piped = io.StringIO()
+        render_screen(session, Console(file=piped, width=50, height=15, color_system=None))
+        assert "What happened:" in piped.getvalue() and "Opponent level" in piped.getvalue()

@@ -155,6 +155,11 @@ def _height(console: Console, parts: Sequence[RenderableType]) -> int:
     return len(console.render_lines(Group(*parts), console.options, pad=False))
 
 
+def _short(console: Console) -> bool:
+    """A terminal of fewer than 30 lines (the screen is drawn to fit it)."""
+    return console.is_terminal and console.size.height < 30
+
+
 def _fit(
     console: Console,
     head: list[RenderableType],
@@ -162,36 +167,39 @@ def _fit(
     events: list[dict[str, Any]],
     extras: list[RenderableType | None],
     tail: list[RenderableType],
+    prompt_lines: int = 1,
 ) -> list[RenderableType]:
     """The screen's parts: ``head`` (the table), ``extras`` (the opponent line, the
     previous hand's summary), what happened, ``tail`` (the showdown, the buttons). On a
     terminal too short for all of it (60x20, 50x15: the table, its pot and whose turn
     it is once scrolled off the top), the extras go first, then the oldest lines of
-    what happened, so that the table, the buttons and the prompt stay in view; a piped
-    console gets everything."""
+    what happened, so that the table, the buttons and the prompt (``prompt_lines``: the
+    line typed on, and an amount's question) stay in view; a piped console gets
+    everything."""
+    kept = [x for x in extras if x is not None]
 
-    def middle(shown: list[dict[str, Any]], with_extras: bool) -> list[RenderableType]:
-        parts = [x for x in extras if x is not None] if with_extras else []
+    def middle(shown: list[dict[str, Any]], n_extras: int) -> list[RenderableType]:
+        parts = kept[:n_extras]
         if shown:
             title = "What happened:"
             if len(shown) < len(events):
-                title = f"What happened (the last {len(shown)} of {len(events)} lines):"
+                title = f"What happened (the last {len(shown)} of {len(events)}):"
             lines = _events({**view, "events": shown})
             if len(shown) < len(events):
                 lines.rstrip()  # no blank line under it where room is short
             parts += [Text(title, style="bold"), lines]
         return parts
 
-    full = middle(events, True)
     if not console.is_terminal:
-        return [*head, *full, *tail]
-    room = console.size.height - 1 - _height(console, [*head, *tail])  # 1: the prompt
-    if _height(console, full) <= room:
-        return [*head, *full, *tail]
+        return [*head, *middle(events, len(kept)), *tail]
+    room = console.size.height - prompt_lines - _height(console, [*head, *tail])
+    for n_extras in range(len(kept), -1, -1):  # the last hand's summary goes first
+        if _height(console, middle(events, n_extras)) <= room:
+            return [*head, *middle(events, n_extras), *tail]
     shown = list(events)
-    while shown and _height(console, middle(shown, False)) > room:
+    while shown and _height(console, middle(shown, 0)) > room:
         shown.pop(0)
-    return [*head, *middle(shown, False), *tail]
+    return [*head, *middle(shown, 0), *tail]
 
 
 def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
@@ -232,8 +240,8 @@ def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
     verdict = sd.get("verdict") or sd.get("lines") or [sd["text"]]
     # Under the cards, as the rows' cards are (after the name column and its padding).
     said = Padding(Text(" ".join(verdict), style="bold"), (0, 0, 0, indent))
-    # The panel's border and padding take 4 cells; a name gets at least 14.
-    fit = _Fit(Group(wide, said), Group(narrow, said), indent + cards_width + 2 + 14 + 4)
+    # Inside the panel (its width less the border and padding): a name gets 14 cells.
+    fit = _Fit(Group(wide, said), Group(narrow, said), indent + cards_width + 2 + 14)
     return Panel(fit, title=f"Showdown · hand {sd['hand']}", title_align="left")
 
 
@@ -415,7 +423,10 @@ def render_screen(
         buttons = session.buttons()
         if buttons:
             tail.append(_buttons_line(buttons))
-    parts = _fit(console, [table], view, view["events"], [level, _last_hand(view)], tail)
+    # An amount's question takes a line of its own under the line typed on.
+    asks = not view["over"] and any(b.takes_amount for b in session.buttons())
+    extras = [level, _last_hand(view)]
+    parts = _fit(console, [table], view, view["events"], extras, tail, 2 if asks else 1)
     console.print(Group(*parts))
 
 
@@ -496,6 +507,9 @@ def _turn(
         ask = f"{button.label}: how much ({button.min_amount}..{button.max_amount}"
         ask += f", {button.amount_help}" if button.amount_help else ""
         ask += "; an empty line to choose another button)? "
+        if _short(console) or (console.is_terminal and cell_len(ask) >= console.size.width):
+            # One line, so that the screen drawn to fit the window stays in view.
+            ask = f"{button.label} ({button.min_amount}..{button.max_amount}; empty: back)? "
         while True:
             amount = _amount_word(button, _read(stdin, console, ask))
             if not amount:

@@ -53,6 +53,9 @@ class GeneratorSeed(LazyGenerator):
     def generator(self) -> np.random.Generator:
         return np.random.default_rng(self.seed)
 
+    def __reduce__(self) -> tuple[type, tuple[int]]:  # every pickle protocol
+        return GeneratorSeed, (self.seed,)
+
 
 class GeneratorSnapshot(LazyGenerator):
     """A Generator's bit generator class and state, to be made a Generator when needed."""
@@ -62,6 +65,9 @@ class GeneratorSnapshot(LazyGenerator):
     def __init__(self, kind: type[np.random.BitGenerator], state: Mapping[str, Any]) -> None:
         self.kind = kind
         self.state = state
+
+    def __reduce__(self) -> tuple[type, tuple[type[np.random.BitGenerator], Mapping[str, Any]]]:
+        return GeneratorSnapshot, (self.kind, self.state)  # every pickle protocol
 
     def generator(self) -> np.random.Generator:
         """A new Generator in the snapshot's state (the snapshot is left as it was)."""

@@ -309,6 +309,10 @@ class RandomBuffer:
             rng = self._rng = materialize(rng)
         return rng
 
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+
     def __setstate__(self, state: dict[str, Any]) -> None:
         # A buffer pickled before ``rng`` became a property kept it under that name.
         if "rng" in state:
@@ -317,7 +321,7 @@ class RandomBuffer:
 
     def clone(self) -> RandomBuffer:
         """A copy with the same uniforms and a copy of the Generator (:mod:`._generator`)."""
-        twin = object.__new__(RandomBuffer)
+        twin = object.__new__(type(self))
         twin._rng = snapshot(self._rng)
         twin.buf = self.buf.copy()
         return twin
@@ -435,7 +439,7 @@ class DrawGame:
         one changes the other; the config and the evaluator tables are shared.
         Over ten times as fast as :func:`copy.deepcopy` (``bench/run.py copies``).
         """
-        twin = object.__new__(DrawGame)
+        twin = object.__new__(type(self))
         twin.config = self.config
         twin.seed = self.seed
         twin.buyback = self.buyback

@@ -367,21 +367,31 @@ class HoldemGame:
 
         Raises:
             ArgumentError: ``resample_for`` is not a seat of the table, ``rng`` is
-                not a Generator while ``resample_for`` is given, or is given without it.
+                not a Generator while ``resample_for`` is given, is given without it,
+                or is the table's own Generator.
             IllegalActionError: ``resample_for`` is given and no hand is under way.
         """
         if resample_for is None and rng is not None:
             raise ArgumentError("rng", rng, "None unless resample_for is given")
-        twin = object.__new__(HoldemGame)
+        if rng is not None and rng is self._rng:
+            # Drawing from it would change this table's own next decks.
+            raise ArgumentError("rng", rng, "the search's own Generator, not the table's")
+        twin = object.__new__(type(self))
         twin.config = self.config
         twin._rng = snapshot(self._rng)
         twin.state = self.state.copy()
         twin._tables = self._tables
         twin._changed = self._changed
         log = self._log
-        if log is not None:  # the records list grows; the rest is never changed in place
+        if log is not None:  # its lists copied: none is shared with the original
             log_twin = object.__new__(_HandLog)
-            log_twin.__dict__.update(log.__dict__, records=list(log.records))
+            log_twin.__dict__.update(
+                log.__dict__,
+                records=list(log.records),
+                start_stacks=list(log.start_stacks),
+                seated=list(log.seated),
+                deck=list(log.deck),
+            )
             log = log_twin
         twin._log = log
         twin.hand_number = self.hand_number
@@ -394,7 +404,11 @@ class HoldemGame:
         # has not seen. A card's value is replaced by another wherever it lies (the
         # deck order, the hole cards, the board), which is the deal of the permuted
         # deck: the same positions in the deck deal the same places.
-        q = self._seat(resample_for)
+        q = self._seat_arg(resample_for)
+        if q is None:
+            raise ArgumentError(
+                "resample_for", resample_for, f"a seat from 0 to {self.config.num_seats - 1}"
+            )
         if not isinstance(rng, np.random.Generator):
             raise ArgumentError(
                 "rng", rng, "a numpy.random.Generator (resample_for draws the unseen cards)"
@@ -896,9 +910,10 @@ class HoldemGame:
             "game": HISTORY_GAME,
             "version": HISTORY_VERSION,
             "config": cfg,
-            "start_stacks": self._log.start_stacks,
+            # Copies: a caller's edits of the record stay out of the table's log.
+            "start_stacks": list(self._log.start_stacks),
             "start_bank": self._log.start_bank,
-            "seated": self._log.seated,
+            "seated": list(self._log.seated),
             "button": self._log.button,
             "deck": format_cards(self._log.deck),
             "actions": [

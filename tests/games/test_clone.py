@@ -366,3 +366,57 @@ def test_resample_refusals_name_what_was_wrong() -> None:
     with pytest.raises(IllegalActionError, match="no hand under way"):
         idle.clone(resample_for=0, rng=np.random.default_rng(0))
     assert _view(g) == before
+
+
+def test_a_record_edited_by_a_caller_changes_neither_table() -> None:
+    """A clone shared its hand log's lists with the original, and hand_record() handed
+    those lists out: editing one table's record changed the other's (found in
+    review). Records are copies now, and a clone copies the log's lists."""
+    g = HoldemGame(HoldemConfig(num_seats=3), rng=1)
+    g.start_hand()
+    twin = g.clone()
+    expected = g.hand_record()
+    record = twin.hand_record()
+    record["start_stacks"][0] = 999
+    record["seated"][1] = "x"
+    assert g.hand_record() == expected and twin.hand_record() == expected
+    mine = g.hand_record()
+    mine["start_stacks"][1] = 5
+    assert g.hand_record() == expected
+    assert g._log is not None and twin._log is not None
+    for name in ("records", "start_stacks", "seated", "deck"):
+        assert getattr(twin._log, name) is not getattr(g._log, name), name
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_a_clone_pickles_at_every_protocol(protocol: int) -> None:
+    """The lazy Generators have __slots__: protocols 0 and 1 refused them (review)."""
+    h = HoldemGame(HoldemConfig(num_seats=2), rng=3)
+    h.start_hand()
+    d = DrawGame(seed=3)
+    copies = [h.clone(), h.clone(resample_for=0, rng=np.random.default_rng(0)), d.clone()]
+    for x in copies:
+        y = pickle.loads(pickle.dumps(x, protocol=protocol))
+        move = _draw_move if isinstance(x, DrawGame) else _holdem_move
+        _play(x, move, 4, 100)
+        _play(y, move, 4, 100)
+        assert _view(x) == _view(y)
+
+
+def test_resample_refuses_the_tables_own_generator_and_names_its_argument() -> None:
+    from poker_env.errors import ArgumentError
+
+    g = HoldemGame(HoldemConfig(num_seats=2), rng=3)
+    g.start_hand()
+    plain = g.clone()
+    with pytest.raises(ArgumentError, match="the search's own Generator"):
+        g.clone(resample_for=0, rng=g.rng)
+    with pytest.raises(ArgumentError, match="resample_for=5"):
+        g.clone(resample_for=5, rng=np.random.default_rng(0))
+    # The refusal drew nothing from the table's Generator: its next deck is a plain
+    # clone's.
+    for x in (g, plain):
+        while x.phase == "betting":
+            x.check_or_call()
+        x.start_hand()
+    assert _view(g) == _view(plain)

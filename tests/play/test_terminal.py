@@ -411,7 +411,7 @@ def test_a_showdown_keeps_each_hands_cards_on_one_line_at_any_width() -> None:
         names = [b.name for b in s.buttons()]
         s.act(next(n for n in ("CALL", "DRAW", "STAY") if n in names))
     sd = s.view()["showdown"]
-    for width in (100, 60, 40):
+    for width in (100, 60, 56, 40):
         out = io.StringIO()
         Console(file=out, width=width, color_system=None).print(_showdown(s.view(), False))
         text = out.getvalue()
@@ -420,6 +420,9 @@ def test_a_showdown_keeps_each_hands_cards_on_one_line_at_any_width() -> None:
             assert len(re.findall(r"\[[2-9TJQKA][cdhs]\]", line)) == 5, (width, text)
             assert sd["names"][who].split(",")[0] in text, (width, text)
         assert text.count("\n") <= 8, text
+        if width >= 56:  # room for the name beside the cards: on the same line
+            line = next(x for x in text.splitlines() if " SHE " in x)
+            assert sd["names"]["she"].split(",")[0] in line, text
 
 
 def test_a_short_terminal_keeps_the_table_and_the_buttons_in_view() -> None:
@@ -456,3 +459,33 @@ def test_a_short_terminal_keeps_the_table_and_the_buttons_in_view() -> None:
         piped = io.StringIO()
         render_screen(session, Console(file=piped, width=50, height=15, color_system=None))
         assert "What happened:" in piped.getvalue() and "Opponent level" in piped.getvalue()
+
+
+def test_on_a_short_terminal_the_amount_question_is_one_line_and_room_is_kept() -> None:
+    """On a short terminal the screen is drawn to fit; the amount's question, asked
+    under it, was long enough to wrap over two or three lines and push the table's top
+    off (found in review). There it is one short line, and the screen keeps a line
+    for it."""
+    from poker_env_agents.play.terminal import _turn, render_screen
+
+    session = new_session("holdem", players=6, seed=9)
+    session.act(next(n for n in ("CALL", "CHECK") if n in [b.name for b in session.buttons()]))
+    raise_button = next(b for b in session.buttons() if b.name == "RAISE")
+    out = io.StringIO()
+    console = Console(file=out, width=60, height=20, force_terminal=True, color_system=None)
+    render_screen(session, console)
+    screen = out.getvalue().count("\n")
+    _turn(session, console, io.StringIO("r\n\n"), set())
+    text = out.getvalue()
+    ask = f"RAISE ({raise_button.min_amount}..{raise_button.max_amount}; empty: back)? "
+    assert ask in text and "how much" not in text
+    # The screen, the line typed on ("> r") and the question fit in 20 lines.
+    assert screen + 2 <= 20
+    roomy = io.StringIO()
+    _turn(
+        session,
+        Console(file=roomy, width=200, height=60, force_terminal=True, color_system=None),
+        io.StringIO("r\n\n"),
+        set(),
+    )
+    assert "RAISE: how much" in roomy.getvalue()

@@ -19,7 +19,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["GeneratorSeed", "GeneratorSnapshot", "LazyGenerator", "materialize", "snapshot"]
+__all__ = [
+    "GeneratorSeed",
+    "GeneratorSnapshot",
+    "LazyGenerator",
+    "LazyRng",
+    "materialize",
+    "snapshot",
+]
 
 # numpy's own bit generators: each takes a seed as its first argument and restores
 # its whole state from ``.state``.
@@ -90,3 +97,28 @@ def snapshot(rng: np.random.Generator | LazyGenerator) -> np.random.Generator | 
 def materialize(rng: np.random.Generator | LazyGenerator) -> np.random.Generator:
     """``rng`` as a Generator: a lazy one made, a Generator as it is."""
     return rng.generator() if isinstance(rng, LazyGenerator) else rng
+
+
+class LazyRng:
+    """The ``rng`` attribute of an object that ``clone()`` copies: its Generator, or a
+    lazy one made into a Generator when first read. The value lives in ``_rng``; an
+    object pickled before ``rng`` became this property (``rng`` in its dict) loads."""
+
+    _rng: np.random.Generator | LazyGenerator
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The Generator (a clone's own copy, made when first needed)."""
+        rng = self._rng
+        if isinstance(rng, LazyGenerator):
+            rng = self._rng = materialize(rng)
+        return rng
+
+    @rng.setter
+    def rng(self, value: np.random.Generator) -> None:
+        self._rng = value
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        if "rng" in state:
+            state["_rng"] = state.pop("rng")
+        self.__dict__.update(state)

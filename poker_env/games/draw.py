@@ -32,7 +32,7 @@ from poker_env.cards import format_cards
 from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games import draw_kernels as k
 from poker_env.games import draw_layout as L
-from poker_env.games._generator import LazyGenerator, materialize, snapshot
+from poker_env.games._generator import LazyGenerator, LazyRng, snapshot
 from poker_env.games.wardrobe import DEFAULT_WARDROBE, WardrobeState, wardrobe_state
 
 __all__ = [
@@ -288,7 +288,7 @@ def eval_tables(config: DrawConfig) -> Any:
     return get_tables(deck=deck, flush_beats_full_house=config.flush_beats_full_house)
 
 
-class RandomBuffer:
+class RandomBuffer(LazyRng):
     """Uniforms for one table, drawn from a seeded Generator and refilled by one rule.
 
     The kernels take their randomness (deals, random opponents) from this buffer. The
@@ -300,24 +300,6 @@ class RandomBuffer:
         self._rng: np.random.Generator | LazyGenerator = rng
         self.buf = out if out is not None else np.empty(L.BUF_SIZE, np.float64)
         self.buf[:] = rng.random(L.BUF_SIZE)
-
-    @property
-    def rng(self) -> np.random.Generator:
-        """The Generator refills come from (a clone's own copy, made when first needed)."""
-        rng = self._rng
-        if isinstance(rng, LazyGenerator):
-            rng = self._rng = materialize(rng)
-        return rng
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng = value
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        # A buffer pickled before ``rng`` became a property kept it under that name.
-        if "rng" in state:
-            state["_rng"] = state.pop("rng")
-        self.__dict__.update(state)
 
     def clone(self) -> RandomBuffer:
         """A copy with the same uniforms and a copy of the Generator (:mod:`._generator`)."""

@@ -31,7 +31,7 @@ from poker_env.bitgen import key63
 from poker_env.cards import format_cards, parse_cards
 from poker_env.errors import ArgumentError, ConfigError, HistoryError, IllegalActionError, as_int
 from poker_env.games import holdem_kernels as K
-from poker_env.games._generator import GeneratorSeed, LazyGenerator, materialize, snapshot
+from poker_env.games._generator import GeneratorSeed, LazyGenerator, LazyRng, snapshot
 
 __all__ = [
     "MAX_TABLE_CHIPS",
@@ -285,7 +285,7 @@ class _HandLog:
     start_bank: int = 0
 
 
-class HoldemGame:
+class HoldemGame(LazyRng):
     """A Hold'em table: seats, hands, actions (RULES.md §3).
 
     Args:
@@ -325,23 +325,7 @@ class HoldemGame:
             self.join(seat)
 
     # ------------------------------------------------------------ copies
-    @property
-    def rng(self) -> np.random.Generator:
-        """The Generator decks and buttons are drawn from (a clone's own copy)."""
-        rng = self._rng
-        if isinstance(rng, LazyGenerator):  # a clone's copy, made when first needed
-            rng = self._rng = materialize(rng)
-        return rng
-
-    @rng.setter
-    def rng(self, value: np.random.Generator) -> None:
-        self._rng = value
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        # A table pickled before ``rng`` became a property kept it under that name.
-        if "rng" in state:
-            state["_rng"] = state.pop("rng")
-        self.__dict__.update(state)
+    # ``rng`` (the Generator decks and buttons are drawn from) is LazyRng's property.
 
     def clone(
         self, resample_for: int | None = None, rng: np.random.Generator | None = None

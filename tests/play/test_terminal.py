@@ -139,13 +139,19 @@ def test_bad_input_is_asked_again_with_the_reason_and_changes_nothing(tmp_path: 
     )
 
 
-def test_cards_marked_by_number_then_draw(tmp_path: Path) -> None:
-    s = new_session("draw", seed=4)
-    pre: list[str] = []
+def _lines_to_the_draw(seed: int) -> list[str]:
+    """The lines (stay, or go to the draw) that reach the draw of hand 1."""
+    s = new_session("draw", seed=seed)
+    lines: list[str] = []
     while not any(b.takes_cards for b in s.buttons()):
         names = [b.name for b in s.buttons()]
-        pre.append("s" if "STAY" in names else "d")
+        lines.append("s" if "STAY" in names else "d")
         s.act("STAY" if "STAY" in names else "DRAW")
+    return lines
+
+
+def test_cards_marked_by_number_then_draw(tmp_path: Path) -> None:
+    pre = _lines_to_the_draw(4)
     lines = [*pre, "1 1", "9", "2", "5", "5", "3", "d", "q"]
     code, out = _run(["draw", "--seed", "4"], lines, tmp_path / "s.json")
     assert code == 0
@@ -161,12 +167,7 @@ def test_draw_with_numbers_other_than_the_marked_cards_is_refused(tmp_path: Path
     """'d 3' with cards 2 and 4 marked once changed card 3 alone and dropped the marks
     without a word (found by playing). Changing cards cannot be undone: it is refused,
     saying how to do either; 'd' with the same numbers as the marks is taken."""
-    s = new_session("draw", seed=4)
-    pre: list[str] = []
-    while not any(b.takes_cards for b in s.buttons()):
-        names = [b.name for b in s.buttons()]
-        pre.append("s" if "STAY" in names else "d")
-        s.act("STAY" if "STAY" in names else "DRAW")
+    pre = _lines_to_the_draw(4)
     lines = [*pre, "2 4", "d 3", "d 4 2", "q"]
     code, out = _run(["draw", "--seed", "4"], lines, tmp_path / "s.json", width=200)
     assert code == 0

@@ -30,6 +30,7 @@ A player is named by one of
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,7 @@ __all__ = [
     "GAMES",
     "GameSpec",
     "SB3Policy",
+    "check_run_config",
     "get_game",
     "make_baseline",
     "parse_option",
@@ -288,12 +290,33 @@ def parse_option(text: str) -> tuple[str, Any]:
 
 
 class SB3Policy:
-    """A MaskablePPO model (a training checkpoint) as a ``Policy``/``BatchPolicy``."""
+    """A MaskablePPO model (a training checkpoint) as a ``Policy``/``BatchPolicy``.
 
-    def __init__(self, path: str | Path, deterministic: bool = True) -> None:
+    Loaded without unpickling anything from the file
+    (:mod:`poker_env_agents.sb3_load`). With ``env``, its spaces must be the
+    env's; with ``game`` and ``options``, a zip in a run folder (``config.toml`` beside
+    it, or one folder up from ``checkpoints/``) must have been trained for that game
+    with those options and no feature set: else a PolicyFileError names the difference.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        deterministic: bool = True,
+        env: Any = None,
+        game: str | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
         from sb3_contrib import MaskablePPO
 
-        self.model = MaskablePPO.load(str(path), device="cpu")
+        from poker_env_agents.sb3_load import load_sb3
+
+        path = Path(path)
+        if game is not None:
+            check_run_config(path, game, dict(options or {}))
+        self.model = load_sb3(path, MaskablePPO, device="cpu")
+        if env is not None:
+            _check_spaces(path, self.model, env)
         self.deterministic = deterministic
 
     def act_batch(
@@ -308,6 +331,75 @@ class SB3Policy:
 
     def act(self, observation: NDArray[np.floating], action_mask: NDArray[np.int8]) -> int:
         return int(self.act_batch(np.asarray(observation)[None], np.asarray(action_mask)[None])[0])
+
+
+def _run_config_of(path: Path) -> Path | None:
+    for folder in (path.parent, path.parent.parent):
+        if (folder / "config.toml").is_file() and (
+            folder == path.parent or path.parent.name == "checkpoints"
+        ):
+            return folder / "config.toml"
+    return None
+
+
+def check_run_config(path: Path, game: str, options: dict[str, Any]) -> None:
+    """A zip of a training run (``config.toml`` beside it, or one folder up from
+    ``checkpoints/``) against the game and options it is asked to play: a
+    PolicyFileError names every difference. Nothing is checked for a zip elsewhere."""
+    from poker_env_agents.runtime import PolicyFileError
+
+    config_path = _run_config_of(path)
+    if config_path is None:
+        return
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
+    try:
+        with open(config_path, "rb") as fh:
+            config = tomllib.load(fh)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise PolicyFileError(
+            f"{path}: its run's {config_path.name} does not read ({exc})"
+        ) from None
+    trained_game, trained_options = config.get("game"), config.get("options", {})
+    if trained_game != game:
+        raise PolicyFileError(f"{path}: trained for {trained_game} ({config_path}), not {game}")
+    if not isinstance(trained_options, dict):
+        raise PolicyFileError(f"{path}: its run's {config_path.name} has no [options] table")
+    from poker_env_agents.runtime import describe_env
+
+    spec = get_game(game)
+    # Compared as the envs describe them (an exported .npz's check): "short" and 32
+    # are one deck.
+    trained = describe_env(spec.make_env(trained_options)).options
+    asked = describe_env(spec.make_env(options)).options
+    problems = [
+        f"env option {key}: file {trained.get(key)!r}, env {asked.get(key)!r}"
+        for key in sorted(set(trained) | set(asked))
+        if trained.get(key) != asked.get(key)
+    ]
+    if config.get("features"):
+        problems.append(
+            f"features {config['features']!r}: the run's own policy.npz (train.py writes "
+            "it) computes them; use that file"
+        )
+    if problems:
+        raise PolicyFileError(f"{path} ({config_path}): " + "; ".join(problems))
+
+
+def _check_spaces(path: Path, model: Any, env: Any) -> None:
+    from poker_env_agents.runtime import PolicyFileError
+
+    obs, act = model.observation_space, model.action_space
+    if getattr(obs, "shape", None) != env.observation_space.shape or getattr(
+        act, "n", None
+    ) != getattr(env.action_space, "n", None):
+        raise PolicyFileError(
+            f"{path}: a model for observations {getattr(obs, 'shape', obs)} and "
+            f"{getattr(act, 'n', act)} actions, the env has {env.observation_space.shape} "
+            f"and {getattr(env.action_space, 'n', env.action_space)}"
+        )
 
 
 def resolve_policy(
@@ -339,7 +431,9 @@ def resolve_policy(
         env = spec.make_env(opts)
         return load_policy(path, env, seed=seed, **kw)
     if path.suffix == ".zip":
-        return SB3Policy(path)
+        if mode not in ("", "argmax", "sample"):
+            raise ConfigError("policy", name, "FILE.zip, FILE.zip@argmax or FILE.zip@sample")
+        return SB3Policy(path, mode != "sample", env=spec.make_env(opts), game=game, options=opts)
     raise ConfigError(
         "policy",
         name,

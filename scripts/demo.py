@@ -113,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
 == What next ==
   the exported policy (numpy only):  {run / "policy.npz"}
   TensorBoard curves:                .venv/bin/tensorboard --logdir {run / "tb"}
-  evaluate it again, longer:         .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} heuristic call random --hands 200000
+  evaluate it again, longer:         .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"}@sample heuristic call random --hands 200000
+                                     (@sample: played as in the table above; without it, its argmax)
   train on (resumable, same recipe):  .venv/bin/python scripts/train.py --resume {run} --timesteps 2000000
   the shipped recipe, whole:         .venv/bin/python scripts/ship_model.py draw52   (agents/configs/draw52.toml)
   its panel, longer:                 .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} --panel

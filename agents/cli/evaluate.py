@@ -45,15 +45,19 @@ import argparse
 import dataclasses
 import json
 import os
-import sys
-from pathlib import Path
 
 # The numpy runtime's batched inference: on a busy 2-core machine OpenBLAS with two
 # threads was 4x slower than with one (set before numpy is imported).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
+from poker_env_agents.cli._args import (
+    USER_ERRORS,
+    float_above,
+    int_at_least,
+    output_file,
+    say_error,
+)
 from poker_env_agents.registry import GAMES, parse_option
 
 
@@ -71,23 +75,35 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("players", nargs="+", help="two or more players")
     p.add_argument("--option", type=_key_value, action="append", default=[], metavar="K=V")
-    p.add_argument("--hands", type=int, default=100_000, help="hand budget per match")
-    p.add_argument("--target-width", type=float, help="stop when the 95%% interval is narrower")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--tables", type=int, default=1024, help="tables per round")
+    p.add_argument(
+        "--hands",
+        type=int_at_least(1),
+        default=100_000,
+        help="the first player's hands per match (default 100,000); play ends with the round "
+        "that spends them: a round is --tables tables x 16 episodes, from every seat",
+    )
+    p.add_argument(
+        "--target-width",
+        type=float_above(0),
+        help="stop early once the 95%% interval is narrower than this",
+    )
+    p.add_argument("--seed", type=int_at_least(0), default=0, help="default 0")
+    p.add_argument(
+        "--tables", type=int_at_least(1), default=1024, help="tables per round (default 1024)"
+    )
     p.add_argument("--no-duplicate", action="store_true", help="A in seat 0 only")
     p.add_argument("--round-robin", action="store_true")
-    p.add_argument("--json", type=Path, help="write the results here")
+    p.add_argument("--json", type=output_file, help="write the results here (a .json file)")
     p.add_argument(
         "--decision-value",
-        type=int,
+        type=int_at_least(0),
         default=0,
         metavar="N",
         help="Red Dog: the first player's exact EV per decision against the reference's",
     )
     p.add_argument(
         "--discards",
-        type=int,
+        type=int_at_least(0),
         default=0,
         metavar="N",
         help="five-card draw: share of the first player's N discards that are the best",
@@ -97,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--measures",
-        type=int,
+        type=int_at_least(0),
         default=0,
         metavar="N",
         help="dominated folds and bet sizes of the first player, N decisions per opponent",
@@ -194,9 +210,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             for line in measures_lines(measures):
                 print(line, flush=True)
-    except (ConfigError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except USER_ERRORS as exc:
+        return say_error(p.prog, exc)
     if results:
         print()
         print(results_table(results, title=f"{args.game} head to head"))

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from poker_env_agents.cli._args import USER_ERRORS, say_error
 from poker_env_agents.training.export import ExportError, export_policy
 
 
@@ -44,13 +45,20 @@ def load_model(path: Path, algo: str) -> Any:
         "ppo": [PPO],
         "auto": [MaskablePPO, PPO],
     }
+    from poker_env_agents.runtime import PolicyFileError
+    from poker_env_agents.sb3_load import load_sb3, safe_custom_objects
+
     classes = table[algo]
+    try:
+        safe_custom_objects(path)  # a file that names code is refused before any class
+    except PolicyFileError as exc:
+        raise ExportError(str(exc)) from None
     errors = []
     for cls in classes:
         try:
-            return cls.load(path, device="cpu")
+            return load_sb3(path, cls, device="cpu")
         except Exception as exc:  # the next class may fit; all reported below
-            errors.append(f"{cls.__name__}: {type(exc).__name__}: {exc}")
+            errors.append(f"{cls.__name__}: {exc}")
     raise ExportError(f"cannot load {path} as an SB3 model ({'; '.join(errors)})")
 
 
@@ -93,7 +101,13 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # shown to the user as the reason
         print(f"export: cannot make {args.env} with {options}: {exc}", file=sys.stderr)
         return 2
+    from poker_env_agents.registry import GAMES, check_run_config
+
+    game = next((g.name for g in GAMES.values() if g.env_id == args.env), None)
     try:
+        if game is not None:
+            # A zip of a training run: its config.toml's game and options must be these.
+            check_run_config(args.model, game, options)
         model = load_model(args.model, args.algo)
         command = shlex.join(["scripts/export.py", *(sys.argv[1:] if argv is None else argv)])
         result = export_policy(
@@ -109,9 +123,8 @@ def main(argv: list[str] | None = None) -> int:
             },
             onnx=args.onnx,
         )
-    except (ExportError, ValueError) as exc:
-        print(f"export: {exc}", file=sys.stderr)
-        return 1
+    except USER_ERRORS as exc:  # an ExportError is a ValueError
+        return say_error("export", exc)
     m = result.manifest
     shape = [m["observation"]["size"]] + [layer["out"] for layer in m["network"]["layers"]]
     acts = [layer["activation"] for layer in m["network"]["layers"]]

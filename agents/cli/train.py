@@ -28,6 +28,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from poker_env.errors import ConfigError
 from poker_env_agents import assets
+from poker_env_agents.cli._args import FILE_AND_CONFIG_ERRORS, say_error
 from poker_env_agents.registry import GAMES, parse_option
 from poker_env_agents.training.selfplay import OPPONENT_KINDS
 
@@ -212,9 +213,8 @@ def main(argv: list[str] | None = None) -> int:
             evaluate=not args.no_eval,
             command="python scripts/train.py " + " ".join(sys.argv[1:] if argv is None else argv),
         )
-    except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except FILE_AND_CONFIG_ERRORS as exc:
+        return say_error("train", exc)
     print(f"\nrun folder: {run}")
     print(f"  exported policy: {run / 'policy.npz'}")
     print(f"  TensorBoard:     tensorboard --logdir {run / 'tb'}")

@@ -30,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from poker_env.errors import ConfigError
+from poker_env_agents.cli._args import float_above, float_at_least
 from poker_env_agents.registry import parse_option
 
 GAMES = ("draw", "draw-match", "red-dog", "holdem")
@@ -82,8 +83,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--train-batch-size", type=_int_at_least(1), dest="train_batch_size")
     p.add_argument("--minibatch-size", type=_int_at_least(1), dest="minibatch_size")
     p.add_argument("--num-epochs", type=_int_at_least(1), dest="num_epochs")
-    p.add_argument("--lr", type=float)
-    p.add_argument("--entropy-coeff", type=float, dest="entropy_coeff")
+    p.add_argument("--lr", type=float_above(0), help="learning rate (> 0)")
+    p.add_argument(
+        "--entropy-coeff", type=float_at_least(0), dest="entropy_coeff", help="entropy bonus (>= 0)"
+    )
     p.add_argument("--checkpoint-every", type=_int_at_least(1), dest="checkpoint_every")
     p.add_argument(
         "--num-learners",
@@ -92,7 +95,10 @@ def parser() -> argparse.ArgumentParser:
         help="remote learners (default 0: in the driver); with GPUs, one per GPU",
     )
     p.add_argument(
-        "--num-gpus-per-learner", type=float, dest="num_gpus_per_learner", help="default 0"
+        "--num-gpus-per-learner",
+        type=float_at_least(0),
+        dest="num_gpus_per_learner",
+        help="default 0",
     )
     p.add_argument(
         "--num-cpus", type=_int_at_least(1), default=None, help="CPUs of a local cluster"

@@ -34,6 +34,7 @@ from rich.text import Text
 from poker_env.errors import ConfigError
 from poker_env_agents.play.common import GAME_NAMES, Button, InputError, SaveFileError, Session
 from poker_env_agents.play.sessions import load_session, new_session, trained_summary
+from poker_env_agents.runtime import PolicyFileError
 
 __all__ = ["main", "play", "render_pause", "render_screen"]
 
@@ -627,8 +628,12 @@ def _parser(trained: str = "") -> argparse.ArgumentParser:
                 default=4 if game == "reddog" else 2,
                 help="players at the table, you included (2-10)",
             )
-    w = sub.add_parser("web", help="serve the browser version (same as scripts/serve.py)")
-    w.add_argument("args", nargs=argparse.REMAINDER)
+    w = sub.add_parser(
+        "web",
+        help="serve the browser version: poker-serve's options (--port, --host, --data; "
+        "poker-play web --help)",
+    )
+    w.add_argument("args", nargs=argparse.REMAINDER, help="poker-serve's options")
     return p
 
 
@@ -639,6 +644,10 @@ def main(
 ) -> int:
     """The ``poker-play`` command; returns the exit status (2 for bad options)."""
     words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["web"]:  # the browser's options are its own (poker-serve's)
+        from poker_env_agents.play.web.app import main as serve
+
+        return serve(words[1:], prog="poker-play web")
     # Which tables have trained opponents is read from the models folder: for --help only.
     trained = trained_summary() if {"-h", "--help"} & set(words) else ""
     args = _parser(trained).parse_args(words)
@@ -654,6 +663,8 @@ def main(
                 text = Path(args.resume).read_text(encoding="utf-8")
             except OSError as exc:
                 raise SaveFileError(f"cannot read {args.resume}: {exc.strerror}") from None
+            except UnicodeDecodeError:
+                raise SaveFileError(f"{args.resume} is not a saved game (not text)") from None
             session = load_session(text, args.game)
             if not args.save:
                 save = Path(args.resume)
@@ -667,7 +678,9 @@ def main(
             else:
                 opts["players"] = args.players
             session = new_session(args.game, **opts)
-    except (ConfigError, SaveFileError) as exc:
+    except (ConfigError, SaveFileError, PolicyFileError, OSError) as exc:
+        if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+            exc = SaveFileError(f"{exc.filename}: {exc.strerror.lower()}")  # no "[Errno 2]"
         console.print(
             f"poker-play: cannot start: {exc}", markup=False, highlight=False, soft_wrap=True
         )

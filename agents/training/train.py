@@ -12,7 +12,8 @@ lives in one folder::
                            opponent kind, evaluations with their intervals)
     RUN/model.zip          the final SB3 model
     RUN/policy.npz         the final policy, exported (numpy runtime)
-    RUN/eval.json          the final evaluation against the baselines
+    RUN/eval.json          the final evaluation against the baselines (sampled play:
+                           evaluate.py's FILE.npz@sample; FILE.npz alone is the argmax)
 
 Self-play: the tables are split into ``num_groups`` groups, each a vector env whose
 opponent seats an :class:`~poker_env_agents.training.selfplay.OpponentSlot` plays; at every rollout
@@ -355,6 +356,8 @@ def load_config(path: str | os.PathLike[str] | None = None, **overrides: Any) ->
                 data = tomllib.load(fh)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError("config file", str(path), f"valid TOML ({exc})") from None
+        except UnicodeDecodeError:
+            raise ConfigError("config file", str(path), "a TOML text file (UTF-8)") from None
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for k in list(data) + list(overrides):
         if k not in known:
@@ -527,12 +530,13 @@ def export_checkpoint(run: Path, ckpt: Checkpoint, path: Path) -> Path:
     step count. Returns ``path``."""
     from sb3_contrib import MaskablePPO
 
+    from poker_env_agents.sb3_load import load_sb3
     from poker_env_agents.training.export import export_policy
     from poker_env_agents.training.mmd import MMDMaskablePPO
 
     config = load_config(run / "config.toml")
     cls = MMDMaskablePPO if config.algo == "mmd" else MaskablePPO
-    model = cls.load(ckpt.zip, device="cpu")
+    model = load_sb3(ckpt.zip, cls, device="cpu")
     if int(model.num_timesteps) != ckpt.steps:
         raise ValueError(
             f"{ckpt.zip} holds a model of {int(model.num_timesteps):,} steps, "
@@ -752,8 +756,14 @@ class _Run:
         return self.model
 
     def load_model(self, path: Path) -> Any:
-        self.model = self.model_class().load(
-            path, env=self.venv, device="cpu", tensorboard_log=str(self.dir / "tb")
+        from poker_env_agents.sb3_load import load_sb3
+
+        self.model = load_sb3(
+            path,
+            self.model_class(),
+            env=self.venv,
+            device="cpu",
+            tensorboard_log=str(self.dir / "tb"),
         )
         self.attach_self()
         return self.model
@@ -1021,6 +1031,11 @@ def train(
     is the policy that opponent kind ``fixed`` plays (instead of
     ``config.fixed_opponent``'s name; a resumed run needs it again).
     """
+    if config.warm_start and not resume:
+        # A teacher that does not load is refused before the run folder is made.
+        from poker_env_agents.registry import resolve_policy
+
+        resolve_policy(config.warm_start, config.game, config.options, seed=config.seed + 7)
     run = _Run(config, command or " ".join(sys.argv), fixed_opponent)
     run.dir.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries([run.dir, run.dir / "checkpoints", run.dir / "pool"])
@@ -1065,14 +1080,24 @@ def train(
         from poker_env_agents.evaluate import evaluate_against_baselines, results_table
 
         policy = run.load_snapshot(run.dir / "policy.npz")
+        # Sampled play (the policy as trained, what self-play met), not the argmax that
+        # evaluate.py plays for FILE.npz unless told FILE.npz@sample: the name says so.
         results = evaluate_against_baselines(
-            policy, config.game, config.options, hands=config.eval_hands, seed=config.seed + 1
+            policy,
+            config.game,
+            config.options,
+            hands=config.eval_hands,
+            seed=config.seed + 1,
+            name="policy.npz@sample",
         )
         atomic_write_text(
             run.dir / "eval.json", json.dumps([dataclasses.asdict(r) for r in results], indent=1)
         )
         print(
-            results_table(results, title=f"{config.game}: the trained policy against the baselines")
+            results_table(
+                results,
+                title=f"{config.game}: the trained policy (sampled play) against the baselines",
+            )
         )
     run.model.logger.close()
     run.venv.close()

@@ -355,7 +355,7 @@ def test_command_line_export(
         export_cli.main(
             [str(zip_path), "--env", "poker_env/Holdem-v0", "--out", str(tmp_path / "o2")]
         )
-        == 1
+        == 2  # a user's mistake: exit 2, as every command's
     )
     assert (
         "the model has 162 observations and 8 actions, the env poker_env/Holdem-v0 130"

@@ -640,15 +640,39 @@ def host_settings(
     return names, f"http://{shown}:{port}/", warning
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """The ``serve.py`` / ``poker-play web`` command: run the app with uvicorn."""
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port number 1..65535, got {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port number 1..65535, got {port}")
+    return port
+
+
+def _folder(text: str) -> Path:
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file; give a folder for the saved games")
+    return path
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "poker-serve") -> int:
+    """The ``poker-serve`` / ``poker-play web`` command: run the app with uvicorn."""
     p = argparse.ArgumentParser(
-        prog="serve.py",
+        prog=prog,
         description="Play against the computer in the browser. " + trained_summary() + ".",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--data", type=Path, default=None, help="folder of the saved games")
+    p.add_argument(
+        "--port", type=_port, default=8000, help="port to listen on, 1..65535 (default 8000)"
+    )
+    p.add_argument(
+        "--data",
+        type=_folder,
+        default=None,
+        help="folder of the saved games (made if missing; default: the user's data folder)",
+    )
     p.add_argument(
         "--allow-host",
         action="append",

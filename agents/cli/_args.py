@@ -1,0 +1,112 @@
+"""What the command-line programs share: argument types that refuse a bad value with
+the option's name and what is allowed (argparse prints ``PROG: error: argument
+--hands: ...`` and exits 2 before any work), an output path checked before the work
+that would be lost, and the errors that are the user's (a file, a value) rather than
+a bug: printed as one line, exit status 2, no traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from poker_env.errors import PokerEnvError
+from poker_env_agents.runtime import PolicyFileError
+
+__all__ = [
+    "FILE_AND_CONFIG_ERRORS",
+    "USER_ERRORS",
+    "float_above",
+    "float_at_least",
+    "int_at_least",
+    "output_file",
+    "say_error",
+]
+
+#: Errors that name a mistake in what the user gave (a value, a file): one line, exit 2.
+USER_ERRORS: tuple[type[BaseException], ...] = (
+    PokerEnvError,
+    PolicyFileError,
+    ValueError,
+    OSError,
+    UnicodeDecodeError,
+)
+
+
+#: The same, for a command that runs long (training): a ValueError from deep inside is
+#: more likely a bug than a user's value, and keeps its traceback.
+FILE_AND_CONFIG_ERRORS: tuple[type[BaseException], ...] = (
+    PokerEnvError,
+    PolicyFileError,
+    FileNotFoundError,
+    FileExistsError,
+    IsADirectoryError,
+    NotADirectoryError,
+    PermissionError,
+    UnicodeDecodeError,
+)
+
+
+def int_at_least(lo: int) -> Callable[[str], int]:
+    """An argparse type: an integer >= ``lo``."""
+
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"an integer >= {lo}, got {text!r}") from None
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"an integer >= {lo}, got {v}")
+        return v
+
+    return parse
+
+
+def float_above(lo: float) -> Callable[[str], float]:
+    """An argparse type: a finite number > ``lo``."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number > {lo:g}, got {text!r}") from None
+        if not (v > lo and v < float("inf")):
+            raise argparse.ArgumentTypeError(f"a finite number > {lo:g}, got {text}")
+        return v
+
+    return parse
+
+
+def float_at_least(lo: float) -> Callable[[str], float]:
+    """An argparse type: a finite number >= ``lo``."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number >= {lo:g}, got {text!r}") from None
+        if not (v >= lo and v < float("inf")):
+            raise argparse.ArgumentTypeError(f"a finite number >= {lo:g}, got {text}")
+        return v
+
+    return parse
+
+
+def output_file(text: str) -> Path:
+    """An argparse type: a file to write, in a folder that exists, and not a folder."""
+    p = Path(text)
+    if p.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder; give a file name")
+    if not p.parent.is_dir():
+        raise argparse.ArgumentTypeError(f"{text}: no folder {p.parent} to write it in")
+    return p
+
+
+def say_error(prog: str, exc: BaseException) -> int:
+    """Print ``PROG: error: ...`` for a user's mistake; returns the exit status 2."""
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        text = f"{exc.filename}: {exc.strerror.lower()}"  # no "[Errno 2]"
+    print(f"{prog}: error: {text}", file=sys.stderr)
+    return 2

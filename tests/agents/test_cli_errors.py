@@ -1,0 +1,150 @@
+"""A user's mistake on a command line is one line naming what was wrong, exit status
+2, no traceback, and nothing written (found by a new-user walkthrough: missing or
+folder player files, random bytes for a config or a save, negative counts and
+out-of-range ports gave Python tracebacks, ZeroDivisionError or a silent run)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from poker_env_agents.cli import evaluate, exploit, train, train_rllib
+from poker_env_agents.play import terminal
+from poker_env_agents.play.web import app
+
+
+def _run(main: Callable[[list[str]], int], argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse refuses a value before any work
+        return int(exc.code or 0)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "folder.npz").mkdir()
+    (tmp_path / "random.toml").write_bytes(bytes(range(256)) * 3)
+    (tmp_path / "a_file").write_text("x")
+    return {
+        "missing": str(tmp_path / "missing.npz"),
+        "folder": str(tmp_path / "folder.npz"),
+        "random": str(tmp_path / "random.toml"),
+        "file": str(tmp_path / "a_file"),
+        "dir": str(tmp_path),
+    }
+
+
+CASES: list[tuple[str, Callable[[list[str]], int], list[str], str]] = [
+    (
+        "hands 0",
+        evaluate.main,
+        ["draw", "random", "call", "--hands", "0"],
+        "--hands: an integer >= 1, got 0",
+    ),
+    (
+        "width 0",
+        evaluate.main,
+        ["draw", "random", "call", "--target-width", "0"],
+        "--target-width: a finite number > 0",
+    ),
+    (
+        "value -5",
+        evaluate.main,
+        ["red-dog", "random", "call", "--decision-value", "-5"],
+        "--decision-value: an integer >= 0",
+    ),
+    (
+        "discards -3",
+        evaluate.main,
+        ["draw", "random", "call", "--discards", "-3"],
+        "--discards: an integer >= 0",
+    ),
+    (
+        "seed -1",
+        evaluate.main,
+        ["draw", "random", "call", "--seed", "-1"],
+        "--seed: an integer >= 0",
+    ),
+    (
+        "missing",
+        evaluate.main,
+        ["draw", "{missing}", "call", "--hands", "8"],
+        "{missing}: no such file or directory",
+    ),
+    (
+        "folder",
+        evaluate.main,
+        ["draw", "{folder}", "call", "--hands", "8"],
+        "{folder}: is a directory",
+    ),
+    (
+        "json folder",
+        evaluate.main,
+        ["draw", "random", "call", "--json", "{dir}"],
+        "is a folder; give a file name",
+    ),
+    (
+        "lbr missing",
+        exploit.main,
+        ["lbr", "{missing}", "--hands", "8"],
+        "{missing}: no such file or directory",
+    ),
+    (
+        "config bytes",
+        train.main,
+        ["draw", "--config", "{random}", "--out", "{dir}/run"],
+        "a TOML text file (UTF-8)",
+    ),
+    (
+        "warm start",
+        train.main,
+        ["draw", "--warm-start", "{missing}", "--out", "{dir}/run2"],
+        "{missing}: no such file",
+    ),
+    (
+        "resume bytes",
+        terminal.main,
+        ["draw", "--resume", "{random}"],
+        "is not a saved game (not text)",
+    ),
+    (
+        "opponent",
+        terminal.main,
+        ["draw", "--opponent", "{missing}"],
+        "{missing}: no such file or directory",
+    ),
+    (
+        "port",
+        terminal.main,
+        ["web", "--port", "99999"],
+        "--port: a port number 1..65535, got 99999",
+    ),
+    ("lr", train_rllib.main, ["draw", "--lr", "-1"], "--lr: a finite number > 0, got -1"),
+    (
+        "entropy",
+        train_rllib.main,
+        ["draw", "--entropy-coeff", "-5"],
+        "--entropy-coeff: a finite number >= 0",
+    ),
+    ("data file", app.main, ["--data", "{file}"], "is a file; give a folder for the saved games"),
+]
+
+
+@pytest.mark.parametrize(("name", "main", "argv", "message"), CASES, ids=[c[0] for c in CASES])
+def test_a_mistake_is_one_line_and_exit_2(
+    name: str,
+    main: Callable[[list[str]], int],
+    argv: list[str],
+    message: str,
+    files: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = [a.format(**files) for a in argv]
+    assert _run(main, argv) == 2
+    captured = capsys.readouterr()
+    text = captured.err + captured.out
+    assert message.format(**files) in text, text
+    assert "Traceback" not in text
+    assert not (Path(files["dir"]) / "run").exists() and not (Path(files["dir"]) / "run2").exists()

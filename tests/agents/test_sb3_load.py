@@ -1,0 +1,153 @@
+"""SB3 ``.zip`` players load without running code from the file
+(``poker_env_agents.sb3_load``), and are refused where they do not fit.
+
+A crafted zip (a real model whose pickled ``lr_schedule`` runs a shell command when
+unpickled) ran that command in ``evaluate.py``, ``poker-play --opponent`` and
+``poker-export`` (found by a new-user walkthrough). SB3's own ``load`` still runs it
+(the test shows the file is real); every loader of this project refuses it, names
+the setting and the callable, and runs nothing.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from poker_env_agents.registry import SB3Policy, get_game, resolve_policy
+from poker_env_agents.runtime import PolicyFileError
+from poker_env_agents.sb3_load import load_sb3, safe_custom_objects
+
+
+class _Touch:
+    """Unpickled, it creates the file ``path`` (what an attacker's code would do)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        import os
+
+        return (os.system, (f"touch {self.path}",))
+
+
+@pytest.fixture(scope="module")
+def model_zip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small MaskablePPO model of the draw's single env, saved by SB3."""
+    from sb3_contrib import MaskablePPO
+
+    env = get_game("draw").make_env({})
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, device="cpu")
+    path = tmp_path_factory.mktemp("sb3") / "model.zip"
+    model.save(path)
+    return path
+
+
+def _with_setting(src: Path, dst: Path, key: str, value: object) -> Path:
+    """A copy of the zip ``src`` whose ``data`` entry pickles ``value`` under ``key``."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            body = zin.read(item.filename)
+            if item.filename == "data":
+                data = json.loads(body)
+                data[key] = {":serialized:": base64.b64encode(pickle.dumps(value)).decode()}
+                body = json.dumps(data).encode()
+            zout.writestr(item, body)
+    return dst
+
+
+def test_a_model_loads_as_sb3_loads_it(model_zip: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    ours = load_sb3(model_zip, MaskablePPO, device="cpu")
+    theirs = MaskablePPO.load(model_zip, device="cpu")
+    env = get_game("draw").make_env({})
+    obs, info = env.reset(seed=1)
+    mask = np.asarray(info["action_mask"]) != 0
+    for model in (ours, theirs):
+        assert model.observation_space == theirs.observation_space
+    a, _ = ours.predict(obs, action_masks=mask, deterministic=True)
+    b, _ = theirs.predict(obs, action_masks=mask, deterministic=True)
+    assert int(a) == int(b)
+    for p, q in zip(ours.policy.parameters(), theirs.policy.parameters(), strict=True):
+        assert np.array_equal(p.detach().numpy(), q.detach().numpy())
+
+
+def test_a_zip_that_runs_code_is_refused_everywhere(
+    model_zip: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sb3_contrib import MaskablePPO
+
+    from poker_env_agents.cli import export as export_cli
+    from poker_env_agents.cli.evaluate import main as evaluate_main
+
+    marker = tmp_path / "ran"
+    evil = _with_setting(model_zip, tmp_path / "evil.zip", "lr_schedule", _Touch(marker))
+    MaskablePPO.load(evil, device="cpu")  # SB3's own load runs the file's command
+    assert marker.exists()
+    marker.unlink()
+    with pytest.raises(PolicyFileError, match=r"setting 'lr_schedule' names posix\.system"):
+        safe_custom_objects(evil)
+    with pytest.raises(PolicyFileError, match="may not load"):
+        resolve_policy(str(evil), "draw")
+    assert evaluate_main(["draw", str(evil), "random", "--hands", "64"]) != 0
+    assert "names posix.system" in capsys.readouterr().err
+    out = tmp_path / "out"
+    argv = [str(evil), "--env", "poker_env/FiveCardDraw-v0", "--out", str(out)]
+    assert export_cli.main(argv) != 0
+    assert "names posix.system" in capsys.readouterr().err
+    assert not marker.exists() and not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "not a readable zip"),
+        (b"not a zip at all", "not a readable zip"),
+        (None, "no 'data' entry"),
+    ],
+)
+def test_files_that_are_not_models_are_refused(
+    tmp_path: Path, content: bytes | None, message: str
+) -> None:
+    from sb3_contrib import MaskablePPO
+
+    path = tmp_path / "m.zip"
+    if content is None:
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("other", b"x")
+    else:
+        path.write_bytes(content)
+    with pytest.raises(PolicyFileError, match=message):
+        load_sb3(path, MaskablePPO)
+    with pytest.raises(PolicyFileError, match="no such file"):
+        load_sb3(tmp_path / "missing.zip", MaskablePPO)
+
+
+def test_a_zip_for_another_table_is_refused(model_zip: Path, tmp_path: Path) -> None:
+    """Its spaces against the env's; in a run folder, its config.toml's game and
+    options against the ones asked for (a 52-card model at a 32-card table played on
+    before: the observation has the same size)."""
+    with pytest.raises(PolicyFileError, match="a model for observations"):
+        resolve_policy(str(model_zip), "holdem")
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "config.toml").write_text('game = "draw"\n')
+    for place in (run / "model.zip", run / "checkpoints" / "step_0000000064.zip"):
+        place.write_bytes(model_zip.read_bytes())
+        with pytest.raises(PolicyFileError, match="env option deck: file 'standard', env 'short'"):
+            resolve_policy(str(place), "draw", {"deck": "short"})
+        with pytest.raises(PolicyFileError, match="trained for draw"):
+            resolve_policy(str(place), "draw-match")
+        policy = resolve_policy(str(place), "draw")
+        assert isinstance(policy, SB3Policy) and policy.deterministic
+    sampled = resolve_policy(str(run / "model.zip") + "@sample", "draw")
+    assert isinstance(sampled, SB3Policy) and not sampled.deterministic
+    with pytest.raises(Exception, match=r"FILE\.zip@sample"):
+        resolve_policy(str(run / "model.zip") + "@t=2", "draw")

@@ -348,7 +348,7 @@ class DecisionValue:
             f"Red Dog decision value over {self.decisions:,} decisions: policy "
             f"{self.policy:+.4f} chips/decision, reference {self.reference:+.4f} on the same "
             f"decisions, ratio {self.ratio:.2%}; policy - reference "
-            f"{self.policy - self.reference:+.4f} +/- {self.diff_half_width:.4f} (95%); "
+            f"{self.policy - self.reference:+.4f} ± {self.diff_half_width:.4f} (95%); "
             f"same action as the reference {self.agreement:.1%}"
         )
 

@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
 from poker_env_agents.assets import SHIPPED_PREFIX, package_dir, shipped_file
-from poker_env_agents.registry import get_game, make_baseline, resolve_policy
+from poker_env_agents.registry import BASELINE_KINDS, get_game, make_baseline, resolve_policy
 
 __all__ = ["LEVELS", "MODELS_DIR", "ComputerOpponent", "shipped_model", "shipped_problem"]
 
@@ -150,6 +150,17 @@ class ComputerOpponent:
             self.source = str(path)
         else:
             path_text = level.partition("@")[0]
+            if (
+                path_text not in BASELINE_KINDS
+                and not path_text.startswith(SHIPPED_PREFIX)
+                and Path(path_text).suffix not in (".npz", ".zip")
+            ):
+                raise ConfigError(
+                    "level",
+                    level,
+                    "easy, normal, hard, a baseline (random, call, heuristic), "
+                    "a policy FILE.npz or shipped:NAME",
+                )
             if path_text.startswith(SHIPPED_PREFIX):
                 path_text = str(shipped_file(path_text[len(SHIPPED_PREFIX) :]))
             if spec.name == "draw-match" and path_text.endswith(".npz"):

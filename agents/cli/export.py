@@ -28,7 +28,8 @@ def parse_option(text: str) -> tuple[str, Any]:
     """``k=v`` -> (k, v), v read as JSON where it parses, else kept as text."""
     key, sep, value = text.partition("=")
     if not sep or not key:
-        raise argparse.ArgumentTypeError(f"--env-option {text!r}: expected KEY=VALUE")
+        # argparse names the option (--env-option or --provenance) before this.
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=VALUE")
     try:
         return key, json.loads(value)
     except json.JSONDecodeError:

@@ -445,7 +445,8 @@ def plot(docs: Sequence[Mapping[str, Any]], out: Path, labels: Sequence[str] | N
 def parser() -> argparse.ArgumentParser:
     d = CurveSettings()
     p = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        description=" ".join(__doc__.split("\n\n")[0].split()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("run", type=Path, help="the training run folder")
     p.add_argument("--seed", type=int, default=d.seed)

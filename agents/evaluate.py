@@ -318,12 +318,15 @@ def round_robin(
 def results_table(results: Sequence[MatchResult], title: str = "") -> str:
     """A markdown table of results (what scripts print and docs copy)."""
     lines = [f"### {title}", ""] if title else []
-    lines.append("| policy | opponent | game | mean | 95% interval | hands |")
+    lines.append("| policy | opponent | game | mean | 95% interval | played |")
     lines.append("|---|---|---|---:|---|---:|")
     for r in results:
+        # What was counted: the unit's own word (bb/100 counts hands).
+        per = r.unit.rpartition("/")[2]
+        counted = {"100": "hands", "match": "matches"}.get(per, per + "s")
         lines.append(
             f"| {r.policy} | {r.opponent} | {r.game} | {r.mean:+.3f} {r.unit} | "
-            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}] | {r.hands:,} |"
+            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}] | {r.hands:,} {counted} |"
         )
     return "\n".join(lines)
 

@@ -150,8 +150,17 @@ def test_bad_arguments_are_refused() -> None:
 def test_results_table_lists_every_result() -> None:
     r = MatchResult("a", "b", "draw", 0.5, 0.25, 0.75, 1000, 10, "antes/hand")
     text = results_table([r], title="t")
-    assert "| a | b | draw | +0.500 antes/hand | [+0.250, +0.750] | 1,000 |" in text
+    assert "| a | b | draw | +0.500 antes/hand | [+0.250, +0.750] | 1,000 hands |" in text
     assert "0.500 ± 0.250" in str(r)
+    # What was counted, by the unit: a whole match of the draw match, a decision of Red
+    # Dog (the column was headed "hands" for all of them).
+    for unit, counted in (
+        ("antes/match", "matches"),
+        ("chips/decision", "decisions"),
+        ("bb/100", "hands"),
+    ):
+        row = results_table([MatchResult("a", "b", "g", 0, -1, 1, 10, 1, unit)])
+        assert row.endswith(f"| 10 {counted} |"), row
 
 
 class DrawCardReader:

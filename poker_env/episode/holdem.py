@@ -48,7 +48,7 @@ from poker_env.bitgen import integers_below, permutation_into
 from poker_env.episode.layout import ObsField, fields_from_widths
 from poker_env.episode.options import check_illegal_action
 from poker_env.episode.outputs import StepOutputs
-from poker_env.errors import ConfigError
+from poker_env.errors import ConfigError, as_int
 from poker_env.evaluator.equity_batch import sample_holdem_equity
 from poker_env.evaluator.kernels import eval_key
 from poker_env.evaluator.tables import EvalTables
@@ -222,6 +222,10 @@ class HoldemEnvConfig:
     fractions: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        n = as_int(self.num_players)
+        if n is None or not 2 <= n <= K.MAX_SEATS:
+            # Named as the env calls it (HoldemConfig would say num_seats).
+            raise ConfigError("num_players", self.num_players, f"an int from 2 to {K.MAX_SEATS}")
         table = HoldemConfig(
             num_seats=self.num_players,
             base=self.base,

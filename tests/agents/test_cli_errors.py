@@ -148,3 +148,15 @@ def test_a_mistake_is_one_line_and_exit_2(
     assert message.format(**files) in text, text
     assert "Traceback" not in text
     assert not (Path(files["dir"]) / "run").exists() and not (Path(files["dir"]) / "run2").exists()
+
+
+def test_holdem_num_players_is_named_as_the_env_names_it() -> None:
+    """'num_players=11' was refused as 'num_seats=11' (the table's name for it)."""
+    import gymnasium as gym
+
+    import poker_env  # noqa: F401
+    from poker_env.errors import ConfigError
+
+    for value in (11, 1, "x"):
+        with pytest.raises(ConfigError, match=r"num_players=.*allowed: an int from 2 to 10"):
+            gym.make("poker_env/Holdem-v0", num_players=value)

@@ -202,6 +202,11 @@ def main(argv: list[str] | None = None) -> int:
             if not config_file.is_file():
                 raise ConfigError("resume", str(args.resume), "a run folder with config.toml")
             overrides["out"] = str(args.resume)
+            run_game = load_config(config_file).game
+            if args.game and args.game != run_game:
+                raise ConfigError(
+                    "game", args.game, f"{run_game!r}, the game of the run {args.resume}"
+                )
             config = load_config(config_file, **overrides)
         else:
             recipe = assets.config_file(args.config) if args.config is not None else None

@@ -160,3 +160,14 @@ def test_holdem_num_players_is_named_as_the_env_names_it() -> None:
     for value in (11, 1, "x"):
         with pytest.raises(ConfigError, match=r"num_players=.*allowed: an int from 2 to 10"):
             gym.make("poker_env/Holdem-v0", num_players=value)
+
+
+def test_resuming_a_run_as_another_game_names_the_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """'train.py holdem --resume RUN' of a draw run complained about the option deck."""
+    (tmp_path / "config.toml").write_text('game = "draw"\n')
+    assert _run(train.main, ["holdem", "--resume", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"game='holdem'; allowed: 'draw', the game of the run {tmp_path}" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import MISSING
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +149,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=str, help="the run folder")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--no-eval", action="store_true", help="skip the final evaluation")
+    # An option without its own help says what it sets and the default (docs/agents.md
+    # "Training" has the table).
+    import dataclasses
+
+    from poker_env_agents.training.train import TrainConfig
+
+    defaults = {
+        f.name: f.default for f in dataclasses.fields(TrainConfig) if f.default is not MISSING
+    }
+    for action in p._actions:
+        if action.help is None and action.dest in defaults:
+            default = defaults[action.dest]
+            action.help = f"TrainConfig.{action.dest} (default {default!r})"
     return p
 
 

@@ -8,7 +8,9 @@ code it likes when it is loaded (a player file given to ``evaluate.py``, ``poker
 unpickler first, which builds only the classes listed in :data:`ALLOWED` (the SB3
 policies and schedules, this project's feature extractor, torch's activations and
 Adam, gymnasium's Box and Discrete, numpy arrays, dtypes and Generators, a deque) and
-refuses anything else, functions and code among them; the results go to SB3 as its
+refuses anything else, functions and code among them, and lets the file call only
+numpy's rebuilders and a deque with arguments of its own (:data:`CALLABLE`); the
+results go to SB3 as its
 ``custom_objects``, so SB3 unpickles nothing. It is the rule ``torch.load
 (weights_only=True)`` applies to the weights, which SB3 already uses for the
 ``.pth`` entries.
@@ -23,11 +25,11 @@ import json
 import pickle
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from poker_env_agents.runtime import PolicyFileError
 
-__all__ = ["ALLOWED", "load_sb3", "safe_custom_objects"]
+__all__ = ["ALLOWED", "CALLABLE", "load_sb3", "safe_custom_objects"]
 
 _NUMPY = [
     ("numpy", "dtype"),
@@ -81,10 +83,23 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset(
 )
 
 
-class _Restricted(pickle.Unpickler):
+#: Of :data:`ALLOWED`, what a pickle may call with arguments of its own (REDUCE, or
+#: protocol 0/1's INST and OBJ): numpy's rebuilders and a deque. The classes (SB3's
+#: policies, torch's activations, Adam, the spaces, the schedules) may only be named
+#: or made empty and filled (NEWOBJ and BUILD, as SB3 writes them): called with a
+#: file's arguments a policy would build the network it describes, of any size.
+CALLABLE: frozenset[tuple[str, str]] = frozenset(
+    [*_NUMPY, ("collections", "deque"), ("collections", "OrderedDict")]
+)
+
+
+class _Restricted(pickle._Unpickler):  # the Python unpickler: its steps can be checked
+    dispatch: ClassVar[dict[int, Any]] = dict(pickle._Unpickler.dispatch)
+
     def __init__(self, data: bytes, where: str) -> None:
         super().__init__(io.BytesIO(data))
         self.where = where
+        self.callable_ids: set[int] = set()
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in ALLOWED:
@@ -93,7 +108,30 @@ class _Restricted(pickle.Unpickler):
                 "(only SB3's policies and schedules, spaces, activations and numpy data: "
                 "a pickled object can run code)"
             )
-        return super().find_class(module, name)
+        found = super().find_class(module, name)
+        if (module, name) in CALLABLE:
+            self.callable_ids.add(id(found))
+        return found
+
+    def _check_call(self, func: Any) -> None:
+        if id(func) not in self.callable_ids:
+            name = getattr(func, "__qualname__", type(func).__name__)
+            raise PolicyFileError(
+                f"{self.where} calls {name} with arguments of its own, which a model file "
+                "may not do (only numpy's data and a deque are rebuilt that way)"
+            )
+
+    def load_reduce(self) -> None:
+        # (pickle._Unpickler's steps are not in typeshed's stub of it)
+        self._check_call(self.stack[-2])  # type: ignore[attr-defined]
+        super().load_reduce()  # type: ignore[misc]
+
+    dispatch[pickle.REDUCE[0]] = load_reduce
+
+    def _instantiate(self, klass: Any, args: Any) -> None:
+        if args or not isinstance(klass, type) or hasattr(klass, "__getinitargs__"):
+            self._check_call(klass)
+        super()._instantiate(klass, args)  # type: ignore[misc]
 
 
 def safe_custom_objects(path: str | Path) -> dict[str, Any]:

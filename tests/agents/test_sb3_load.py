@@ -151,3 +151,52 @@ def test_a_zip_for_another_table_is_refused(model_zip: Path, tmp_path: Path) -> 
     assert isinstance(sampled, SB3Policy) and not sampled.deterministic
     with pytest.raises(Exception, match=r"FILE\.zip@sample"):
         resolve_policy(str(run / "model.zip") + "@t=2", "draw")
+
+
+class _Call:
+    """Unpickled, it calls ``func(*args)`` (a REDUCE of an allowed class)."""
+
+    def __init__(self, func: Any, *args: Any) -> None:
+        self.func, self.args = func, args
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (self.func, self.args)
+
+
+def test_allowed_classes_may_not_be_called_with_a_files_arguments(
+    model_zip: Path, tmp_path: Path
+) -> None:
+    """A class SB3 writes by name (a policy, a space) called with the file's own
+    arguments would build whatever they describe (a network of any size from a small
+    file): only numpy's rebuilders and a deque may be called."""
+    import gymnasium as gym
+    import torch
+
+    for i, value in enumerate(
+        [
+            _Call(gym.spaces.Discrete, 5),
+            _Call(torch.nn.Tanh),
+            _Call(gym.spaces.Box, 0.0, 1.0, (10,)),
+        ]
+    ):
+        bad = _with_setting(model_zip, tmp_path / f"call{i}.zip", "observation_space", value)
+        with pytest.raises(PolicyFileError, match="with arguments of its own"):
+            safe_custom_objects(bad)
+
+    # Protocol 0 (INST) too.
+    class _Old:
+        def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+            return (gym.spaces.Discrete, (3,))
+
+    with zipfile.ZipFile(model_zip) as zin:
+        data = json.loads(zin.read("data"))
+    data["action_space"] = {
+        ":serialized:": base64.b64encode(pickle.dumps(_Old(), protocol=0)).decode()
+    }
+    old = tmp_path / "old.zip"
+    with zipfile.ZipFile(model_zip) as zin, zipfile.ZipFile(old, "w") as zout:
+        for item in zin.infolist():
+            body = json.dumps(data).encode() if item.filename == "data" else zin.read(item.filename)
+            zout.writestr(item, body)
+    with pytest.raises(PolicyFileError, match="with arguments of its own"):
+        safe_custom_objects(old)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import itertools
 import json
 import pickle
 import zipfile
@@ -31,12 +32,11 @@ from poker_env_agents.runtime import PolicyFileError
 
 __all__ = ["ALLOWED", "CALLABLE", "load_sb3", "safe_custom_objects"]
 
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 _NUMPY = [
     ("numpy", "dtype"),
-    ("numpy", "ndarray"),
     ("numpy.random._pickle", "__bit_generator_ctor"),
     ("numpy.random._pickle", "__generator_ctor"),
-    ("numpy.random._pickle", "__randomstate_ctor"),
     ("numpy.random.bit_generator", "SeedSequence"),
     ("numpy.random.bit_generator", "__pyx_unpickle_SeedSequence"),
     ("numpy.random._pcg64", "PCG64"),
@@ -44,15 +44,12 @@ _NUMPY = [
     ("numpy.random._mt19937", "MT19937"),
     ("numpy.random._philox", "Philox"),
     ("numpy.random._sfc64", "SFC64"),
-    # numpy 2 keeps these in numpy._core, numpy 1 (older files) in numpy.core.
+    # numpy 2 keeps these in numpy._core, numpy 1 (older files) in numpy.core. Arrays
+    # come only by _frombuffer (numpy 2's pickles; no object or structured dtypes).
     *[
         (f"numpy.{core}.{module}", name)
         for core in ("_core", "core")
-        for module, name in (
-            ("numeric", "_frombuffer"),
-            ("multiarray", "_reconstruct"),
-            ("multiarray", "scalar"),
-        )
+        for module, name in (("numeric", "_frombuffer"), ("multiarray", "scalar"))
     ],
 ]
 
@@ -82,15 +79,27 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset(
     ]
 )
 
-
 #: Of :data:`ALLOWED`, what a pickle may call with arguments of its own (REDUCE, or
-#: protocol 0/1's INST and OBJ): numpy's rebuilders and a deque. The classes (SB3's
-#: policies, torch's activations, Adam, the spaces, the schedules) may only be named
-#: or made empty and filled (NEWOBJ and BUILD, as SB3 writes them): called with a
-#: file's arguments a policy would build the network it describes, of any size.
+#: protocol 0/1's INST and OBJ), each with its arguments checked (:meth:`_Restricted.
+#: _check_call`): numpy's rebuilders of numeric arrays, dtypes and Generators, and a
+#: deque. The classes (SB3's policies, torch's activations, Adam, the spaces, the
+#: schedules) may only be named or made empty and filled (NEWOBJ and BUILD, as SB3
+#: writes them): called with a file's arguments a policy would build the network it
+#: describes, of any size.
 CALLABLE: frozenset[tuple[str, str]] = frozenset(
     [*_NUMPY, ("collections", "deque"), ("collections", "OrderedDict")]
 )
+
+#: The numeric dtypes a file's arrays and scalars may have (no object, void or
+#: structured dtype: their bytes would be read as pointers).
+_NUMERIC = frozenset("?bBhHiIlLqQefdgFD")
+_NUMERIC_CODES = frozenset(
+    prefix + code
+    for prefix in ("", "<", ">", "|", "=")
+    for code in ("b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8")
+)
+#: The most bytes of a zip's ``data`` entry (the settings as JSON): ours are under 2 MB.
+MAX_DATA_BYTES = 64 * 2**20
 
 
 class _Restricted(pickle._Unpickler):  # the Python unpickler: its steps can be checked
@@ -99,7 +108,10 @@ class _Restricted(pickle._Unpickler):  # the Python unpickler: its steps can be 
     def __init__(self, data: bytes, where: str) -> None:
         super().__init__(io.BytesIO(data))
         self.where = where
-        self.callable_ids: set[int] = set()
+        self.names: dict[int, tuple[str, str]] = {}
+
+    def refuse(self, what: str) -> PolicyFileError:
+        return PolicyFileError(f"{self.where} {what}, which a model file may not do")
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in ALLOWED:
@@ -109,29 +121,102 @@ class _Restricted(pickle._Unpickler):  # the Python unpickler: its steps can be 
                 "a pickled object can run code)"
             )
         found = super().find_class(module, name)
-        if (module, name) in CALLABLE:
-            self.callable_ids.add(id(found))
+        self.names[id(found)] = (module, name)
         return found
 
-    def _check_call(self, func: Any) -> None:
-        if id(func) not in self.callable_ids:
-            name = getattr(func, "__qualname__", type(func).__name__)
-            raise PolicyFileError(
-                f"{self.where} calls {name} with arguments of its own, which a model file "
-                "may not do (only numpy's data and a deque are rebuilt that way)"
+    def _numeric(self, dtype: Any) -> bool:
+        import numpy as np
+
+        return (
+            isinstance(dtype, np.dtype)
+            and dtype.char in _NUMERIC
+            and dtype.fields is None
+            and dtype.subdtype is None
+        )
+
+    def _check_call(self, func: Any, args: Any) -> None:
+        """A call the file asks for: allowed callables, with arguments of known kinds."""
+        import numpy as np
+
+        named = self.names.get(id(func))
+        if named is None or named not in CALLABLE:
+            what = getattr(func, "__qualname__", type(func).__name__)
+            raise self.refuse(f"calls {what} with arguments of its own")
+        name = named[1]
+        args = tuple(args)
+        ok = True
+        if name == "dtype":
+            ok = (
+                bool(args)
+                and args[0] in _NUMERIC_CODES
+                and all(isinstance(a, bool) for a in args[1:])
             )
+        elif name == "_frombuffer":
+            ok = (
+                len(args) == 4
+                and isinstance(args[0], (bytes, bytearray))
+                and self._numeric(args[1])
+                and isinstance(args[2], tuple)
+                and all(isinstance(n, int) and n >= 0 for n in args[2])
+            )
+        elif name == "scalar":
+            ok = len(args) == 2 and self._numeric(args[0]) and isinstance(args[1], bytes)
+        elif name in ("__bit_generator_ctor", "__generator_ctor"):
+            # A bit generator by name or class, and for a Generator numpy's own
+            # rebuilder of one (it calls its second argument with its first).
+            first_ok = (
+                not args
+                or args[0] in _BIT_GENERATORS
+                or (
+                    self.names.get(id(args[0]), ("", ""))[1] in _BIT_GENERATORS
+                    or type(args[0]).__name__ in _BIT_GENERATORS
+                )
+            )
+            second_ok = len(args) < 2 or self.names.get(id(args[1])) == (
+                "numpy.random._pickle",
+                "__bit_generator_ctor",
+            )
+            ok = first_ok and second_ok and len(args) <= 2
+        elif name == "__pyx_unpickle_SeedSequence":
+            ok = bool(args) and args[0] is np.random.SeedSequence
+        elif name in ("deque", "OrderedDict"):
+            ok = len(args) <= 2
+        elif name in _BIT_GENERATORS or name == "SeedSequence":
+            ok = len(args) <= 1 and (not args or isinstance(args[0], (int, type(None))))
+        if not ok:
+            raise self.refuse(f"calls {name} with arguments of another kind")
 
     def load_reduce(self) -> None:
         # (pickle._Unpickler's steps are not in typeshed's stub of it)
-        self._check_call(self.stack[-2])  # type: ignore[attr-defined]
+        stack = self.stack  # type: ignore[attr-defined]
+        self._check_call(stack[-2], stack[-1])
         super().load_reduce()  # type: ignore[misc]
 
     dispatch[pickle.REDUCE[0]] = load_reduce
 
     def _instantiate(self, klass: Any, args: Any) -> None:
         if args or not isinstance(klass, type) or hasattr(klass, "__getinitargs__"):
-            self._check_call(klass)
+            self._check_call(klass, args)
         super()._instantiate(klass, args)  # type: ignore[misc]
+
+    def load_build(self) -> None:
+        # BUILD sets an object's state: never a class's (that would patch it for the
+        # whole process), and a dtype's only to its own canonical state (other flags
+        # make numpy read an array's bytes as pointers).
+        import numpy as np
+
+        stack = self.stack  # type: ignore[attr-defined]
+        inst, state = stack[-2], stack[-1]
+        if isinstance(inst, type):
+            raise self.refuse(f"sets the attributes of the class {inst.__qualname__}")
+        if isinstance(inst, np.dtype):
+            if not self._numeric(inst) or state != inst.__reduce__()[2]:
+                raise self.refuse("sets a dtype's state to another than its own")
+        elif self.names.get(id(type(inst))) is None:
+            raise self.refuse(f"sets the state of a {type(inst).__qualname__}")
+        super().load_build()  # type: ignore[misc]
+
+    dispatch[pickle.BUILD[0]] = load_build
 
 
 def safe_custom_objects(path: str | Path) -> dict[str, Any]:
@@ -147,6 +232,11 @@ def safe_custom_objects(path: str | Path) -> dict[str, Any]:
         raise PolicyFileError(f"{p}: no such file (an SB3 .zip was expected)")
     try:
         with zipfile.ZipFile(p) as zf:
+            if zf.getinfo("data").file_size > MAX_DATA_BYTES:
+                raise PolicyFileError(
+                    f"{p}: its 'data' entry unpacks to {zf.getinfo('data').file_size:,} "
+                    f"bytes (at most {MAX_DATA_BYTES:,})"
+                )
             data = json.loads(zf.read("data").decode("utf-8"))
     except KeyError:
         raise PolicyFileError(f"{p}: not an SB3 model (its zip has no 'data' entry)") from None
@@ -166,9 +256,70 @@ def safe_custom_objects(path: str | Path) -> dict[str, Any]:
             objects[key] = _Restricted(raw, where).load()
         except PolicyFileError:
             raise
-        except (binascii.Error, pickle.UnpicklingError, EOFError, ValueError, TypeError) as exc:
-            raise PolicyFileError(f"{where} is not a readable pickle ({exc})") from None
+        except (
+            binascii.Error,
+            pickle.UnpicklingError,
+            EOFError,
+            ValueError,
+            TypeError,
+            IndexError,
+            KeyError,
+            AttributeError,
+            MemoryError,
+            RecursionError,
+        ) as exc:
+            raise PolicyFileError(
+                f"{where} is not a readable pickle ({type(exc).__name__}: {exc})"
+            ) from None
     return objects
+
+
+def _check_settings(path: Path, cls: Any, objects: dict[str, Any]) -> None:
+    """The settings against what SB3 will do with them before it reads the weights: no
+    setting may take the place of a method of the model (SB3 copies the settings onto
+    it), and the network the settings describe must be the one the weights are for
+    (SB3 builds it first: a few bytes of ``net_arch`` could ask for any size)."""
+    import numpy as np
+    import torch
+
+    with zipfile.ZipFile(path) as zf:
+        names = json.loads(zf.read("data").decode("utf-8"))
+        for key in names:
+            if callable(getattr(cls, key, None)) and key not in objects:
+                raise PolicyFileError(f"{path}: setting {key!r} names a method of {cls.__name__}")
+        if "policy.pth" not in zf.namelist():
+            raise PolicyFileError(f"{path}: not an SB3 model (no 'policy.pth' entry)")
+        try:
+            weights = torch.load(
+                io.BytesIO(zf.read("policy.pth")), map_location="cpu", weights_only=True
+            )
+        except Exception as exc:  # torch's own errors for a bad file vary
+            raise PolicyFileError(f"{path}: its weights do not load ({exc})") from None
+    if not isinstance(weights, dict):
+        raise PolicyFileError(f"{path}: its weights are not a state dict")
+    have = sum(int(t.numel()) for t in weights.values() if hasattr(t, "numel"))
+    kwargs = objects.get("policy_kwargs") or {}
+    arch = kwargs.get("net_arch") if isinstance(kwargs, dict) else None
+    parts: list[list[Any]] = []
+    if isinstance(arch, dict):
+        parts = [list(part) for part in arch.values() if isinstance(part, (list, tuple))]
+    elif isinstance(arch, (list, tuple)):
+        parts = [list(arch)]
+    space = objects.get("observation_space")
+    inputs = int(np.prod(getattr(space, "shape", None) or (1,)))
+    need = 0
+    for widths in parts:
+        if any(not isinstance(w, int) or w < 1 for w in widths):
+            raise PolicyFileError(f"{path}: its settings describe layers {widths}")
+        sizes = [inputs, *widths]
+        need += sum(a * b for a, b in itertools.pairwise(sizes))
+    # The weights of the layers the settings describe must all be in the file: SB3
+    # would build them before it reads the file's weights.
+    if need > have:
+        raise PolicyFileError(
+            f"{path}: its settings describe layers {parts} of {need:,} weights, its "
+            f"weights hold {have:,}"
+        )
 
 
 def load_sb3(path: str | Path, cls: Any, **kwargs: Any) -> Any:
@@ -180,6 +331,7 @@ def load_sb3(path: str | Path, cls: Any, **kwargs: Any) -> Any:
             load (a truncated file, a model of another architecture).
     """
     objects = safe_custom_objects(path)
+    _check_settings(Path(path), cls, objects)
     try:
         return cls.load(str(path), custom_objects=objects, **kwargs)
     except PolicyFileError:
@@ -191,6 +343,9 @@ def load_sb3(path: str | Path, cls: Any, **kwargs: Any) -> Any:
         AssertionError,
         zipfile.BadZipFile,
         EOFError,
+        TypeError,
+        AttributeError,
+        IndexError,
     ) as exc:
         raise PolicyFileError(
             f"{path}: does not load as a {cls.__name__} model ({type(exc).__name__}: {exc})"

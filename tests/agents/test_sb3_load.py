@@ -200,3 +200,80 @@ def test_allowed_classes_may_not_be_called_with_a_files_arguments(
             zout.writestr(item, body)
     with pytest.raises(PolicyFileError, match="with arguments of its own"):
         safe_custom_objects(old)
+
+
+def _with_raw(src: Path, dst: Path, key: str, raw: bytes | None, plain: object = None) -> Path:
+    """A copy of ``src`` whose ``data`` holds the pickle bytes ``raw`` (or the plain
+    JSON value ``plain``) under ``key``."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            body = zin.read(item.filename)
+            if item.filename == "data":
+                data = json.loads(body)
+                data[key] = (
+                    plain if raw is None else {":serialized:": base64.b64encode(raw).decode()}
+                )
+                body = json.dumps(data).encode()
+            zout.writestr(item, body)
+    return dst
+
+
+class _Reduce3:
+    """Unpickled: ``func(*args)``, then its state set to ``state`` (BUILD)."""
+
+    def __init__(self, func: Any, args: tuple[Any, ...], state: Any) -> None:
+        self.func, self.args, self.state = func, args, state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (self.func, self.args, self.state)
+
+
+def test_the_review_s_crafted_files_are_refused_before_they_do_harm(
+    model_zip: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by a security review of the first version of the loader: an object-dtype
+    array whose bytes numpy read as pointers (a segfault from 164 bytes), a class
+    patched for the whole process by BUILD, a Generator rebuilder made to call any
+    allowed class, a net_arch that made SB3 build a network of any size before it read
+    the weights, a 300 MB 'data' entry in a 300 kB file, a setting that replaced a
+    method of the model."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    np_pickle = pytest.importorskip("numpy.random._pickle")
+    cases: list[tuple[str, bytes | None, object, str]] = [
+        ("_last_obs", pickle.dumps(np.array([object()], dtype=object)), None, "_reconstruct"),
+        ("_last_obs", pickle.dumps(_Reduce3(np.dtype, ("O", False, True), None)), None, "dtype"),
+        (
+            "_last_obs",
+            pickle.dumps(
+                _Reduce3(np.dtype, ("f4", False, True), (3, "|", None, None, None, -1, -1, 63))
+            ),
+            None,
+            "a dtype's state",
+        ),
+        (
+            "_episode_num",
+            b"cstable_baselines3.common.utils\nFloatSchedule\n}S'x'\nI1\nsb.",
+            None,
+            "attributes of the class FloatSchedule",
+        ),
+        (
+            "_last_obs",
+            pickle.dumps(_Call(np_pickle.__generator_ctor, 7, gym.spaces.Discrete)),
+            None,
+            "__generator_ctor with arguments of another kind",
+        ),
+        ("policy_kwargs", pickle.dumps({"net_arch": [100_000, 100_000]}), None, "weights hold"),
+        ("_setup_model", None, 5, "names a method of MaskablePPO"),
+    ]
+    for i, (key, raw, plain, message) in enumerate(cases):
+        bad = _with_raw(model_zip, tmp_path / f"bad{i}.zip", key, raw, plain)
+        with pytest.raises(PolicyFileError, match=message):
+            load_sb3(bad, MaskablePPO, device="cpu")
+    from stable_baselines3.common.utils import FloatSchedule
+
+    assert "x" not in vars(FloatSchedule)
+    monkeypatch.setattr("poker_env_agents.sb3_load.MAX_DATA_BYTES", 100)
+    with pytest.raises(PolicyFileError, match="'data' entry unpacks to"):
+        load_sb3(model_zip, MaskablePPO, device="cpu")

@@ -297,3 +297,28 @@ def test_the_event_log_survives_a_restart(tmp_path: Path) -> None:
     assert now["events"]
     again = _client(data).get(f"/api/games/{gid}").json()["view"]
     assert again == now
+
+
+def test_the_data_folder_s_links_and_foreign_saves_are_refused(tmp_path: Path) -> None:
+    """From a security review: a save whose opponent names a model file made the server
+    load that file; a link named like a game's temporary file was written through
+    (the game's JSON landed outside the folder); a dangling link or a pipe named like
+    a game stopped the server from starting."""
+    c = _client(tmp_path)
+    gid = _new(c)
+    victim = tmp_path.parent / f"{tmp_path.name}-victim.txt"
+    victim.write_text("untouched")
+    (tmp_path / f".{gid}.tmp").symlink_to(victim)  # the old fixed temporary name
+    assert c.post(f"/api/games/{gid}/act", json={"button": "STAY"}).status_code == 200
+    assert victim.read_text() == "untouched"
+    # A save naming a policy file as the opponent is not one of this server's.
+    saved = json.loads((tmp_path / f"{gid}.json").read_text())
+    saved["opponent"] = str(tmp_path / "model.zip")
+    (tmp_path / f"{gid}.json").write_text(json.dumps(saved))
+    other = "L" * 22
+    (tmp_path / f"{other}.json").symlink_to(tmp_path / "nowhere.json")
+    os.mkfifo(tmp_path / f"{'F' * 22}.json")
+    fresh = _client(tmp_path)  # starts: the link and the pipe are not games
+    r = fresh.get(f"/api/games/{gid}")
+    assert r.status_code == 409 and "opponent is not easy, normal or hard" in r.json()["error"]
+    assert fresh.get(f"/api/games/{other}").status_code == 409

@@ -85,6 +85,7 @@ from poker_env_agents.play.sessions import (
     trained_summary,
     trained_tables,
 )
+from poker_env_agents.runtime import PolicyFileError
 
 __all__ = ["ID_PATTERN", "GameStore", "create_app", "host_settings", "main"]
 
@@ -167,7 +168,8 @@ class GameStore:
         self._index: dict[str, tuple[bool, float]] = {}
         self.lock = threading.Lock()
         for p in self.directory.glob("*.json"):
-            if ID_PATTERN.fullmatch(p.stem):
+            # Plain files only: a link or a pipe named like a game is not one.
+            if ID_PATTERN.fullmatch(p.stem) and p.is_file() and not p.is_symlink():
                 self._index[p.stem] = (_saved_over(p), p.stat().st_mtime)
 
     def _path(self, gid: str) -> Path:
@@ -223,13 +225,27 @@ class GameStore:
             session = self._games.get(gid)
         if session is not None:
             return session
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise RequestError(409, "the saved game cannot be loaded: not a plain file")
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise RequestError(404, "no such game") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RequestError(409, f"the saved game cannot be loaded: {exc}") from None
+        try:
+            envelope = json.loads(text)
+        except json.JSONDecodeError:
+            envelope = None
+        if isinstance(envelope, dict) and envelope.get("opponent") not in LEVELS:
+            # The browser starts games at a level only: a save naming a file is not one
+            # of this server's (a model file is never loaded from a save here).
+            raise RequestError(
+                409, "the saved game cannot be loaded: its opponent is not easy, normal or hard"
+            )
         try:
             session = load_session(text)
-        except (SaveFileError, ConfigError) as exc:
+        except (SaveFileError, ConfigError, PolicyFileError) as exc:
             raise RequestError(409, f"the saved game cannot be loaded: {exc}") from None
         with self.lock:
             self._games[gid] = session
@@ -237,11 +253,20 @@ class GameStore:
         return session
 
     def save(self, gid: str, session: Session) -> None:
-        """Write the game's JSON save (atomically: a crash leaves the old file)."""
+        """Write the game's JSON save (atomically: a crash leaves the old file). The
+        temporary file has a fresh random name and is made new (O_EXCL, O_NOFOLLOW): a
+        link planted in the folder is never written through."""
         path = self._path(gid)
-        tmp = path.with_name(f".{gid}.tmp")
-        tmp.write_text(session.to_json(), encoding="utf-8")
-        os.replace(tmp, path)
+        tmp = path.with_name(f".{gid}.{secrets.token_hex(8)}.tmp")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        fd = os.open(tmp, flags, 0o600)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(session.to_json())
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
         with self.lock:
             self._index[gid] = (session.is_over, time.time())
 

@@ -303,6 +303,15 @@ def undo_unfinished(folder: Path) -> list[str]:
         return undone
     for journal in sorted(folder.glob(f".*{_JOURNAL}")):
         doc = json.loads(journal.read_text())
+        names = [*doc["backups"], *doc["backups"].values(), *doc["changes"].values()]
+        for name in names:
+            # A journal names files of this folder only: never a path elsewhere.
+            if name is not None and (
+                not isinstance(name, str) or Path(name).name != name or name in ("", ".", "..")
+            ):
+                raise ValueError(
+                    f"{journal}: names {name!r}, not a file of {folder}; nothing was undone"
+                )
         for name, backup in doc["backups"].items():
             if backup is not None and (folder / backup).exists():
                 os.replace(folder / backup, folder / name)

@@ -552,3 +552,21 @@ def test_the_train_command_killed_in_a_checkpoint_write_resumes(tmp_path: Path) 
     ckpt, skipped = find_checkpoint(run)
     assert ckpt is not None and ckpt.steps == 256 and skipped == []
     assert (run / "policy.npz").is_file()
+
+
+def test_a_journal_naming_a_file_elsewhere_is_refused(tmp_path: Path) -> None:
+    """Security review: undo_unfinished unlinked an absolute or '../' name found in a
+    journal. Such a journal is refused and nothing is touched."""
+    import json as _json
+
+    from poker_env_agents.training.checkpoints import undo_unfinished
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep")
+    for name in (str(victim), "../victim.txt"):
+        (folder / ".x.unit.json").write_text(_json.dumps({"changes": {}, "backups": {name: None}}))
+        with pytest.raises(ValueError, match="not a file of"):
+            undo_unfinished(folder)
+        assert victim.read_text() == "keep"

@@ -50,6 +50,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import math
 import re
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
@@ -720,7 +721,8 @@ def validate_manifest(manifest: object, source: str = "policy") -> dict[str, Any
             not isinstance(params, dict)
             or sorted(params) != sorted(needed)
             or not all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in params.values()
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                for v in params.values()
             )
         ):
             raise PolicyFileError(
@@ -1043,6 +1045,15 @@ class NumpyPolicy:
         t -= t.max(axis=1, keepdims=True)
         e = np.exp(t)
         p: NDArray[np.float64] = e / e.sum(axis=1, keepdims=True)
+        bad = ~np.isfinite(p).all(axis=1)
+        if bad.any():
+            # Logits that overflowed or came out NaN (a file's weights or parameters):
+            # the legal actions with the largest finite logit, else all legal ones,
+            # share the row. Never a masked action.
+            zb = np.where(legal[bad] & np.isfinite(z[bad]), z[bad].astype(np.float64), -np.inf)
+            top = (zb == zb.max(axis=1, keepdims=True)) & np.isfinite(zb)
+            top = np.where(top.any(axis=1, keepdims=True), top, legal[bad])
+            p[bad] = top / top.sum(axis=1, keepdims=True)
         return p
 
     def probabilities(
@@ -1062,9 +1073,10 @@ class NumpyPolicy:
         z = self.logits(x)
         legal = self._legal(x, action_masks)
         if self.deterministic:
-            best: NDArray[np.int64] = np.argmax(np.where(legal, z, -np.inf), axis=1).astype(
-                np.int64
-            )
+            # NaN never wins (it would be argmax's first pick): a legal action does.
+            zz = np.where(legal & ~np.isnan(z), z, -np.inf)
+            zz = np.where(np.isneginf(zz).all(axis=1, keepdims=True) & legal, 0.0, zz)
+            best: NDArray[np.int64] = np.argmax(zz, axis=1).astype(np.int64)
             return best
         cum = np.cumsum(self._softmax(z, legal), axis=1)
         # Inverse CDF: the first index whose cumulative probability exceeds u; a

@@ -784,3 +784,33 @@ def test_runtime_plays_with_torch_sb3_and_onnx_blocked(draw_file: Path) -> None:
     assert result["attempts"] == []
     assert result["loaded"] == []
     assert result["steps"] >= 20
+
+
+def test_a_policy_whose_logits_overflow_never_plays_a_masked_action(tmp_path: Path) -> None:
+    """Security review: finite weights that overflow float32 (inf and NaN logits) made
+    sampled play return action 0 in every row, masked or not; a NaN activation
+    parameter (JSON reads NaN) loaded. Play stays legal; the NaN parameter is refused."""
+    src = Path(__file__).resolve().parents[2] / "agents" / "models" / "red_dog.npz"
+    with np.load(src, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    manifest = json.loads(arrays["manifest"].tobytes())
+    last = manifest["network"]["layers"][-1]
+    arrays[last["weight"]] = (np.sign(arrays[last["weight"]]) * np.float32(3e38)).astype(np.float32)
+    np.savez(tmp_path / "overflow.npz", **arrays)
+    rng = np.random.default_rng(0)
+    n = manifest["observation"]["size"]
+    acts = manifest["network"]["layers"][-1]["out"]
+    obs = rng.normal(size=(500, n)).astype(np.float32) * 10
+    masks = np.ones((500, acts), np.int8)
+    masks[:, 0] = 0
+    for deterministic in (True, False):
+        policy = load_policy(tmp_path / "overflow.npz", deterministic=deterministic, seed=1)
+        with np.errstate(over="ignore", invalid="ignore"):
+            chosen = policy.act_batch(obs, masks)
+        assert (chosen != 0).all() and (chosen < acts).all()
+    manifest["network"]["layers"][0]["activation"] = "leaky_relu"
+    manifest["network"]["layers"][0]["activation_params"] = {"negative_slope": float("nan")}
+    arrays["manifest"] = np.frombuffer(json.dumps(manifest).encode(), dtype=np.uint8)
+    np.savez(tmp_path / "nan.npz", **arrays)
+    with pytest.raises(PolicyFileError, match="negative_slope"):
+        load_policy(tmp_path / "nan.npz")

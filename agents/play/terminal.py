@@ -535,10 +535,18 @@ def _turn(
     return None
 
 
-def _save(session: Session, path: Path, console: Console) -> None:
+def _write_save(session: Session, path: Path) -> None:
+    """The save, whole or not at all (a kill mid-write leaves the previous one)."""
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(session.to_json(), encoding="utf-8")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(session.to_json())
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def _save(session: Session, path: Path, console: Console) -> None:
+    _write_save(session, path)
     opts = f"{session.game} --resume {path}"
     console.print(
         Text(f"Saved to {path}. Continue with: poker-play {opts}", style="bold"), soft_wrap=True
@@ -559,6 +567,10 @@ def play(
     console = console if console is not None else Console()
     marked: set[int] = set(session.marked)
     message: str | None = None
+    # The game is saved after every action, so that a kill (SIGTERM, a closed
+    # terminal) loses nothing; a finished game leaves no save behind unless it was
+    # resumed from one.
+    existed = save_path.exists()
     # At a terminal, a hand that ends in a showdown stays on the screen until the
     # person goes on (as the browser's pause); piped input reads no such line.
     try:
@@ -578,10 +590,14 @@ def play(
             )
             message = _turn(session, console, stdin, marked)
             session.marked = sorted(marked)
+            if not session.is_over:
+                _write_save(session, save_path)
     except (_Quit, KeyboardInterrupt):
         console.print()
         _save(session, save_path, console)
         return 0
+    if not existed:
+        save_path.unlink(missing_ok=True)
     render_screen(session, console)
     return 0
 

@@ -490,3 +490,41 @@ def test_on_a_short_terminal_the_amount_question_is_one_line_and_room_is_kept() 
         set(),
     )
     assert "RAISE: how much" in roomy.getvalue()
+
+
+def test_a_game_killed_mid_hand_resumes_where_it_was(tmp_path: Path) -> None:
+    """A terminal game was saved only on q or Ctrl-C: killed with SIGTERM mid-hand it
+    left nothing (security review). It is saved after every action now."""
+    import signal
+    import time
+
+    save = tmp_path / "g.json"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "poker_env_agents.play.terminal",
+            "draw",
+            "--seed",
+            "4",
+            "--save",
+            str(save),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write("s\n")  # STAY; she acts; the line is played and saved
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    while not save.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    expected = new_session("draw", seed=4)
+    expected.act("STAY")
+    resumed = load_session(save.read_text())
+    assert resumed.to_json() == expected.to_json()

@@ -109,7 +109,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="CHECKPOINT",
         help="continue from a checkpoint folder (RUN/checkpoints/iter_<n>) or a run "
         "folder (its newest complete checkpoint) with the same options; --iterations "
-        "more iterations",
+        "more iterations. Ray unpickles a checkpoint: resume only your own runs",
     )
     return p
 

@@ -40,7 +40,7 @@ import gymnasium as gym
 import numpy as np
 from numpy.typing import NDArray
 
-from poker_env.errors import ConfigError
+from poker_env.errors import ConfigError, as_int
 from poker_env.policy import BatchPolicy, Policy
 from poker_env_agents.assets import SHIPPED_PREFIX, shipped_file
 
@@ -185,7 +185,11 @@ class GameSpec:
 
     def num_seats(self, options: Mapping[str, Any] | None = None) -> int:
         """Seats at a table of this game with these options."""
-        return int(self.options(options).get("num_players", 2))
+        given = self.options(options).get("num_players", 2)
+        n = as_int(given)
+        if n is None or not 2 <= n <= 10:
+            raise ConfigError("num_players", given, "an int from 2 to 10")
+        return n
 
     def make_vector(
         self,

@@ -424,7 +424,7 @@ class HoldemSession(Session):
         s._replaying = False
         try:
             s.g.rng.bit_generator.state = state.get("rng")
-        except (TypeError, ValueError, KeyError) as exc:
+        except (TypeError, ValueError, KeyError, OverflowError) as exc:
             raise SaveFileError(f"saved Hold'em game: field 'rng': {exc}") from None
         s.mark = len(s.events)
         s.advance()

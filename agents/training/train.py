@@ -371,7 +371,23 @@ def load_config(path: str | os.PathLike[str] | None = None, **overrides: Any) ->
             data[k] = v
     if "game" not in data:
         raise ConfigError("game", None, f"a game name, one of {sorted(_games())}")
-    return TrainConfig(**data)
+    for table in ("options", "opponents"):
+        if table in data and not isinstance(data[table], Mapping):
+            raise ConfigError(table, data[table], f"a table ([{table}] in TOML)")
+    for kind, weight in dict(data.get("opponents", {})).items():
+        if (
+            isinstance(weight, bool)
+            or not isinstance(weight, (int, float))
+            or not (0 <= weight < float("inf"))
+        ):
+            raise ConfigError(f"opponents.{kind}", weight, "a finite weight >= 0")
+    try:
+        return TrainConfig(**data)
+    except (TypeError, AttributeError) as exc:
+        # A field of the wrong type that TrainConfig's own checks did not name.
+        raise ConfigError(
+            "config", str(path or "overrides"), f"fields of the right types ({exc})"
+        ) from None
 
 
 def _games() -> list[str]:

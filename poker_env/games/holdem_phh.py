@@ -181,6 +181,8 @@ def _load_table(text: str) -> tuple[dict[str, Any], int, list[int]]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise HistoryError("text", f"PHH text is not valid TOML: {exc}") from exc
+    except RecursionError:
+        raise HistoryError("text", "PHH text nests its arrays too deeply") from None
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise HistoryError(

@@ -171,3 +171,38 @@ def test_resuming_a_run_as_another_game_names_the_games(
     err = capsys.readouterr().err
     assert f"game='holdem'; allowed: 'draw', the game of the run {tmp_path}" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["config.toml"]
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('game = "red-dog"\noptions = "x"\n', "options='x'; allowed: a table"),
+        (
+            'game = "red-dog"\n[options]\nnum_players = "x"\n',
+            "num_players='x'; allowed: an int from 2 to 10",
+        ),
+        (
+            'game = "draw"\n[opponents]\nself = nan\n',
+            "opponents.self=nan; allowed: a finite weight",
+        ),
+    ],
+)
+def test_a_config_file_of_the_wrong_types_is_one_line(
+    toml: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """From the security review: these gave AttributeError, ValueError or TypeError
+    tracebacks (or passed TrainConfig, for the weights)."""
+    config = tmp_path / "bad.toml"
+    config.write_text(toml)
+    assert _run(train.main, ["--config", str(config), "--out", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_deeply_nested_phh_is_a_history_error() -> None:
+    from poker_env.errors import HistoryError
+    from poker_env.games.holdem_phh import from_phh
+
+    with pytest.raises(HistoryError, match="nests its arrays too deeply"):
+        from_phh("actions = " + "[" * 3000 + "]" * 3000)

@@ -90,6 +90,10 @@ FORMAT_VERSION = 2
 MANIFEST_KEY = "manifest"
 
 
+#: The most bytes a policy archive may unpack to (the shipped ones are under 1 MB).
+MAX_UNPACKED_BYTES = 256 * 2**20
+
+
 class PolicyFileError(ValueError):
     """A policy file that this runtime refuses: the message names the file and the problem."""
 
@@ -759,6 +763,15 @@ def _read_arrays(path: Path) -> tuple[dict[str, NDArray[Any]], str]:
         )
     arrays: dict[str, NDArray[Any]] = {}
     try:
+        # Sizes as the archive declares them, before anything is unpacked: a small file
+        # may not unpack to gigabytes (a member that no layer reads included).
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            unpacked = sum(info.file_size for info in zf.infolist())
+        if unpacked > MAX_UNPACKED_BYTES:
+            raise PolicyFileError(
+                f"{source}: its arrays unpack to {unpacked:,} bytes (at most "
+                f"{MAX_UNPACKED_BYTES:,}: a policy is a few MB)"
+            )
         with np.load(io.BytesIO(data), allow_pickle=False) as npz:
             names = list(npz.files)
             if MANIFEST_KEY not in names:

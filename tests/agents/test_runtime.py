@@ -814,3 +814,22 @@ def test_a_policy_whose_logits_overflow_never_plays_a_masked_action(tmp_path: Pa
     np.savez(tmp_path / "nan.npz", **arrays)
     with pytest.raises(PolicyFileError, match="negative_slope"):
         load_policy(tmp_path / "nan.npz")
+
+
+def test_a_small_file_that_unpacks_to_gigabytes_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Security review: a 1 MB .npz with an unused 1 GiB member was unpacked whole
+    before the manifest was read. The sizes the archive declares are checked first."""
+    import poker_env_agents.runtime as runtime
+
+    src = Path(__file__).resolve().parents[2] / "agents" / "models" / "red_dog.npz"
+    bomb = tmp_path / "bomb.npz"
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            zout.writestr(item.filename, zin.read(item.filename))
+        zout.writestr("padding.npy", b"\0" * 4_000_000)  # compresses to a few kB
+    monkeypatch.setattr(runtime, "MAX_UNPACKED_BYTES", 2_000_000)
+    with pytest.raises(PolicyFileError, match="unpack to"):
+        load_policy(bomb)
+    load_policy(src)  # the real file is well below

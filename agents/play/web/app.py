@@ -263,6 +263,8 @@ class GameStore:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(session.to_json())
+                fh.flush()
+                os.fsync(fh.fileno())  # on disk before it replaces the old save
             os.replace(tmp, path)
         except BaseException:
             tmp.unlink(missing_ok=True)

@@ -63,34 +63,29 @@ def int_at_least(lo: int) -> Callable[[str], int]:
     return parse
 
 
-def float_above(lo: float) -> Callable[[str], float]:
-    """An argparse type: a finite number > ``lo``."""
+def _float_bound(lo: float, strict: bool) -> Callable[[str], float]:
+    word = ">" if strict else ">="
 
     def parse(text: str) -> float:
         try:
             v = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a number > {lo:g}, got {text!r}") from None
-        if not (v > lo and v < float("inf")):
-            raise argparse.ArgumentTypeError(f"a finite number > {lo:g}, got {text}")
+            raise argparse.ArgumentTypeError(f"a number {word} {lo:g}, got {text!r}") from None
+        if not ((v > lo if strict else v >= lo) and v < float("inf")):
+            raise argparse.ArgumentTypeError(f"a finite number {word} {lo:g}, got {text}")
         return v
 
     return parse
+
+
+def float_above(lo: float) -> Callable[[str], float]:
+    """An argparse type: a finite number > ``lo``."""
+    return _float_bound(lo, strict=True)
 
 
 def float_at_least(lo: float) -> Callable[[str], float]:
     """An argparse type: a finite number >= ``lo``."""
-
-    def parse(text: str) -> float:
-        try:
-            v = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"a number >= {lo:g}, got {text!r}") from None
-        if not (v >= lo and v < float("inf")):
-            raise argparse.ArgumentTypeError(f"a finite number >= {lo:g}, got {text}")
-        return v
-
-    return parse
+    return _float_bound(lo, strict=False)
 
 
 def output_file(text: str) -> Path:

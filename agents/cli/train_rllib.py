@@ -30,7 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from poker_env.errors import ConfigError
-from poker_env_agents.cli._args import float_above, float_at_least
+from poker_env_agents.cli._args import float_above, float_at_least, int_at_least
 from poker_env_agents.registry import parse_option
 
 GAMES = ("draw", "draw-match", "red-dog", "holdem")
@@ -44,19 +44,6 @@ def _key_value(text: str) -> tuple[str, Any]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _int_at_least(lo: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            v = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"an integer >= {lo}, got {text!r}") from None
-        if v < lo:
-            raise argparse.ArgumentTypeError(f"an integer >= {lo}, got {v}")
-        return v
-
-    return parse
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -68,29 +55,29 @@ def parser() -> argparse.ArgumentParser:
         help="'local' (start a Ray cluster here, default), 'auto' (join this machine's "
         "cluster) or HOST:PORT",
     )
-    p.add_argument("--num-env-runners", type=_int_at_least(0), default=1, dest="num_env_runners")
+    p.add_argument("--num-env-runners", type=int_at_least(0), default=1, dest="num_env_runners")
     p.add_argument(
         "--num-envs-per-env-runner",
-        type=_int_at_least(1),
+        type=int_at_least(1),
         dest="num_envs_per_env_runner",
         help="tables per runner (default 256 batched, 8 stock)",
     )
     p.add_argument("--players", type=int, help="seats at the table (red-dog, holdem: 2..10)")
     p.add_argument("--option", type=_key_value, action="append", default=[], metavar="K=V")
     p.add_argument("--sampler", choices=SAMPLERS, default="batched")
-    p.add_argument("--iterations", type=_int_at_least(1), default=10)
-    p.add_argument("--seed", type=_int_at_least(0), default=0)
-    p.add_argument("--train-batch-size", type=_int_at_least(1), dest="train_batch_size")
-    p.add_argument("--minibatch-size", type=_int_at_least(1), dest="minibatch_size")
-    p.add_argument("--num-epochs", type=_int_at_least(1), dest="num_epochs")
+    p.add_argument("--iterations", type=int_at_least(1), default=10)
+    p.add_argument("--seed", type=int_at_least(0), default=0)
+    p.add_argument("--train-batch-size", type=int_at_least(1), dest="train_batch_size")
+    p.add_argument("--minibatch-size", type=int_at_least(1), dest="minibatch_size")
+    p.add_argument("--num-epochs", type=int_at_least(1), dest="num_epochs")
     p.add_argument("--lr", type=float_above(0), help="learning rate (> 0)")
     p.add_argument(
         "--entropy-coeff", type=float_at_least(0), dest="entropy_coeff", help="entropy bonus (>= 0)"
     )
-    p.add_argument("--checkpoint-every", type=_int_at_least(1), dest="checkpoint_every")
+    p.add_argument("--checkpoint-every", type=int_at_least(1), dest="checkpoint_every")
     p.add_argument(
         "--num-learners",
-        type=_int_at_least(0),
+        type=int_at_least(0),
         dest="num_learners",
         help="remote learners (default 0: in the driver); with GPUs, one per GPU",
     )
@@ -100,9 +87,7 @@ def parser() -> argparse.ArgumentParser:
         dest="num_gpus_per_learner",
         help="default 0",
     )
-    p.add_argument(
-        "--num-cpus", type=_int_at_least(1), default=None, help="CPUs of a local cluster"
-    )
+    p.add_argument("--num-cpus", type=int_at_least(1), default=None, help="CPUs of a local cluster")
     p.add_argument("--out", default="", help="the run folder")
     p.add_argument(
         "--resume",

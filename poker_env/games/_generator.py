@@ -14,6 +14,7 @@ changes, so clones of a clone share it.
 from __future__ import annotations
 
 import copy
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any
 
@@ -39,13 +40,14 @@ _NUMPY_BIT_GENERATORS = (
 )
 
 
-class LazyGenerator:
+class LazyGenerator(ABC):
     """A Generator to be made when first drawn from (:func:`materialize`); never changes."""
 
     __slots__ = ()
 
+    @abstractmethod
     def generator(self) -> np.random.Generator:
-        raise NotImplementedError
+        """A new Generator (the lazy one is left as it was)."""
 
 
 class GeneratorSeed(LazyGenerator):

@@ -219,7 +219,17 @@ class _Restricted(pickle._Unpickler):  # the Python unpickler: its steps can be 
     dispatch[pickle.BUILD[0]] = load_build
 
 
-def safe_custom_objects(path: str | Path) -> dict[str, Any]:
+def _read(path: str | Path) -> bytes:
+    p = Path(path)
+    if not p.is_file():
+        raise PolicyFileError(f"{p}: no such file (an SB3 .zip was expected)")
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise PolicyFileError(f"{p}: cannot be read ({exc.strerror})") from None
+
+
+def safe_custom_objects(path: str | Path, raw: bytes | None = None) -> dict[str, Any]:
     """Every pickled setting of the SB3 zip ``path``, read by the restricted unpickler
     (``custom_objects`` for SB3's ``load``).
 
@@ -228,10 +238,10 @@ def safe_custom_objects(path: str | Path) -> dict[str, Any]:
             that names a class outside :data:`ALLOWED` or is not a pickle.
     """
     p = Path(path)
-    if not p.is_file():
-        raise PolicyFileError(f"{p}: no such file (an SB3 .zip was expected)")
+    if raw is None:
+        raw = _read(p)
     try:
-        with zipfile.ZipFile(p) as zf:
+        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
             if zf.getinfo("data").file_size > MAX_DATA_BYTES:
                 raise PolicyFileError(
                     f"{p}: its 'data' entry unpacks to {zf.getinfo('data').file_size:,} "
@@ -274,7 +284,7 @@ def safe_custom_objects(path: str | Path) -> dict[str, Any]:
     return objects
 
 
-def _check_settings(path: Path, cls: Any, objects: dict[str, Any]) -> None:
+def _check_settings(path: Path, cls: Any, objects: dict[str, Any], raw: bytes) -> None:
     """The settings against what SB3 will do with them before it reads the weights: no
     setting may take the place of a method of the model (SB3 copies the settings onto
     it), and the network the settings describe must be the one the weights are for
@@ -282,7 +292,7 @@ def _check_settings(path: Path, cls: Any, objects: dict[str, Any]) -> None:
     import numpy as np
     import torch
 
-    with zipfile.ZipFile(path) as zf:
+    with zipfile.ZipFile(io.BytesIO(raw)) as zf:
         names = json.loads(zf.read("data").decode("utf-8"))
         for key in names:
             if callable(getattr(cls, key, None)) and key not in objects:
@@ -330,10 +340,13 @@ def load_sb3(path: str | Path, cls: Any, **kwargs: Any) -> Any:
         PolicyFileError: as :func:`safe_custom_objects`, or the zip's weights do not
             load (a truncated file, a model of another architecture).
     """
-    objects = safe_custom_objects(path)
-    _check_settings(Path(path), cls, objects)
+    # The file is read once: what is checked is what SB3 loads (a file replaced in
+    # between would otherwise be loaded unchecked).
+    raw = _read(path)
+    objects = safe_custom_objects(path, raw)
+    _check_settings(Path(path), cls, objects, raw)
     try:
-        return cls.load(str(path), custom_objects=objects, **kwargs)
+        return cls.load(io.BytesIO(raw), custom_objects=objects, **kwargs)
     except PolicyFileError:
         raise
     except (

@@ -189,6 +189,8 @@ def check_parts(root: Path, parts: Iterable[Mapping[str, Any]]) -> str | None:
             name, size, digest = str(part["name"]), int(part["size"]), str(part["sha256"])
         except (KeyError, TypeError, ValueError):
             return f"a malformed part entry {dict(part)!r}"
+        if Path(name).is_absolute() or ".." in Path(name).parts:
+            return f"it names {name}, which is not inside its folder"
         p = root / name
         if not p.is_file():
             return f"it names {name}, which is missing"

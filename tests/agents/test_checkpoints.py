@@ -570,3 +570,16 @@ def test_a_journal_naming_a_file_elsewhere_is_refused(tmp_path: Path) -> None:
         with pytest.raises(ValueError, match="not a file of"):
             undo_unfinished(folder)
         assert victim.read_text() == "keep"
+
+
+def test_a_manifest_naming_a_part_outside_its_folder_is_refused(tmp_path: Path) -> None:
+    """Security review: check_parts read (hashed) any path a manifest named."""
+    from poker_env_agents.training.checkpoints import check_parts
+
+    outside = tmp_path / "outside.bin"
+    outside.write_bytes(b"x")
+    folder = tmp_path / "ckpt"
+    folder.mkdir()
+    for name in ("../outside.bin", str(outside)):
+        why = check_parts(folder, [{"name": name, "size": 1, "sha256": "0" * 64}])
+        assert why == f"it names {name}, which is not inside its folder"

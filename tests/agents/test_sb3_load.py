@@ -277,3 +277,28 @@ def test_the_review_s_crafted_files_are_refused_before_they_do_harm(
     monkeypatch.setattr("poker_env_agents.sb3_load.MAX_DATA_BYTES", 100)
     with pytest.raises(PolicyFileError, match="'data' entry unpacks to"):
         load_sb3(model_zip, MaskablePPO, device="cpu")
+
+
+def test_the_file_checked_is_the_file_loaded(
+    model_zip: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The zip was opened twice (our check, then SB3's load): a file replaced in
+    between was loaded unchecked (security review). It is read once now: replacing
+    the file after that read changes nothing."""
+    from sb3_contrib import MaskablePPO
+
+    import poker_env_agents.sb3_load as sb3_load
+
+    marker = tmp_path / "ran"
+    evil = _with_setting(model_zip, tmp_path / "evil.zip", "lr_schedule", _Touch(marker))
+    target = tmp_path / "model.zip"
+    target.write_bytes(model_zip.read_bytes())
+    checked = sb3_load._check_settings
+
+    def check_then_swap(*args: Any) -> None:
+        checked(*args)
+        target.write_bytes(evil.read_bytes())  # replaced between the check and the load
+
+    monkeypatch.setattr(sb3_load, "_check_settings", check_then_swap)
+    model = load_sb3(target, MaskablePPO, device="cpu")
+    assert model is not None and not marker.exists()

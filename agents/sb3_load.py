@@ -4,16 +4,22 @@ A Stable-Baselines3 zip keeps some of its settings (the policy class, its keywor
 arguments, the spaces, the schedules, the last observations) as cloudpickle bytes in
 its ``data`` entry, and ``MaskablePPO.load`` unpickles them: a crafted zip runs any
 code it likes when it is loaded (a player file given to ``evaluate.py``, ``poker-play
---opponent`` or ``poker-export`` did). Here every such entry is read by a restricted
-unpickler first, which builds only the classes listed in :data:`ALLOWED` (the SB3
-policies and schedules, this project's feature extractor, torch's activations and
-Adam, gymnasium's Box and Discrete, numpy arrays, dtypes and Generators, a deque) and
-refuses anything else, functions and code among them, and lets the file call only
-numpy's rebuilders and a deque with arguments of its own (:data:`CALLABLE`); the
-results go to SB3 as its
-``custom_objects``, so SB3 unpickles nothing. It is the rule ``torch.load
-(weights_only=True)`` applies to the weights, which SB3 already uses for the
-``.pth`` entries.
+--opponent`` or ``poker-export`` did). :func:`load_sb3` reads the file once and:
+
+- reads every such entry with a restricted unpickler that builds only the classes of
+  :data:`ALLOWED` (SB3's policies and schedules, this project's feature extractor,
+  torch's activations and Adam, gymnasium's Box and Discrete, numpy's numeric arrays,
+  dtypes and Generators, a deque), lets the file call only those of
+  :data:`CALLABLE` with arguments it checks, never sets a class's attributes, and
+  refuses everything else, functions and code among them;
+- refuses a ``data`` entry over :data:`MAX_DATA_BYTES`, a setting named like a method
+  of the model, and settings whose network the file's weights (read with
+  ``torch.load(weights_only=True)``) could not fill, since SB3 builds it first;
+- hands the settings to SB3 as ``custom_objects``, so SB3 unpickles nothing, and
+  gives SB3 the bytes it checked.
+
+It is the rule ``torch.load(weights_only=True)`` applies to the weights, which SB3
+already uses for the ``.pth`` entries.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from typing import Any, ClassVar
 
 from poker_env_agents.runtime import PolicyFileError
 
-__all__ = ["ALLOWED", "CALLABLE", "load_sb3", "safe_custom_objects"]
+__all__ = ["ALLOWED", "CALLABLE", "MAX_DATA_BYTES", "load_sb3", "safe_custom_objects"]
 
 _BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
 _NUMPY = [

@@ -102,6 +102,17 @@ class SnapshotPool:
         return len(self.entries)
 
 
+def check_weight(kind: str, weight: object) -> None:
+    """An opponent kind's weight in the mixture: a finite number >= 0, or a
+    ConfigError naming ``opponents.KIND``."""
+    if (
+        isinstance(weight, bool)
+        or not isinstance(weight, int | float)
+        or not (weight >= 0 and np.isfinite(weight))
+    ):
+        raise ConfigError(f"opponents.{kind}", weight, "a finite weight >= 0")
+
+
 class OpponentMix:
     """Draws each slot's opponent from the weighted kinds.
 
@@ -123,8 +134,7 @@ class OpponentMix:
         for k, w in weights.items():
             if k not in OPPONENT_KINDS:
                 raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")
-            if not (isinstance(w, int | float) and w >= 0 and np.isfinite(w)):
-                raise ConfigError(f"opponents.{k}", w, "a weight >= 0")
+            check_weight(k, w)
             if k != "pool" and k not in baselines and w > 0:
                 raise ConfigError("opponents", k, f"kinds with a baseline: {sorted(baselines)}")
         if not any(w > 0 for k, w in weights.items() if k != "pool"):

@@ -57,6 +57,7 @@ from poker_env_agents.training.selfplay import (
     OpponentMix,
     OpponentSlot,
     SnapshotPool,
+    check_weight,
 )
 
 if sys.version_info >= (3, 11):
@@ -271,9 +272,10 @@ class TrainConfig:
             raise ConfigError(
                 "learning_rate_final", v, "-1 (constant learning_rate) or a number in [0, 1]"
             )
-        for k in self.opponents:
+        for k, w in self.opponents.items():
             if k not in OPPONENT_KINDS:
                 raise ConfigError("opponents", k, f"kinds among {OPPONENT_KINDS}")
+            check_weight(k, w)  # here, not first when the mixture is made mid-run
         if not isinstance(self.fixed_opponent, str):
             raise ConfigError("fixed_opponent", self.fixed_opponent, "a policy name (a string)")
         if not isinstance(self.warm_start, str):
@@ -374,13 +376,6 @@ def load_config(path: str | os.PathLike[str] | None = None, **overrides: Any) ->
     for table in ("options", "opponents"):
         if table in data and not isinstance(data[table], Mapping):
             raise ConfigError(table, data[table], f"a table ([{table}] in TOML)")
-    for kind, weight in dict(data.get("opponents", {})).items():
-        if (
-            isinstance(weight, bool)
-            or not isinstance(weight, (int, float))
-            or not (0 <= weight < float("inf"))
-        ):
-            raise ConfigError(f"opponents.{kind}", weight, "a finite weight >= 0")
     try:
         return TrainConfig(**data)
     except (TypeError, AttributeError) as exc:

@@ -944,6 +944,21 @@ class _Run:
         # The mix's next draw is the first rollout's (as in the run that was stopped).
 
 
+def _progress_bar() -> Any:
+    """SB3's progress bar, counting to where the run stops: PPO collects whole
+    rollouts (``n_steps`` a table) and stops after the first that reaches the budget,
+    so SB3's own bar ended past its total ("2,048/2,000")."""
+    from stable_baselines3.common import callbacks
+
+    class _WholeRollouts(callbacks.ProgressBarCallback):
+        def _on_training_start(self) -> None:
+            rollout = int(self.model.n_steps) * int(self.training_env.num_envs)
+            left = int(self.locals["total_timesteps"]) - int(self.model.num_timesteps)
+            self.pbar = callbacks.tqdm(total=-(-left // rollout) * rollout)
+
+    return _WholeRollouts()
+
+
 def _callback(run: _Run) -> Any:
     from stable_baselines3.common.callbacks import BaseCallback
 
@@ -1042,6 +1057,9 @@ def train(
     is the policy that opponent kind ``fixed`` plays (instead of
     ``config.fixed_opponent``'s name; a resumed run needs it again).
     """
+    out = Path(config.out)
+    if out.exists() and not out.is_dir():
+        raise ConfigError("out", str(out), "a run folder (new or existing), not a file")
     if config.warm_start and not resume:
         # A teacher that does not load is refused before the run folder is made.
         from poker_env_agents.registry import resolve_policy
@@ -1078,10 +1096,9 @@ def train(
     if left > 0:
         run.model.learn(
             left,
-            callback=_callback(run),
+            callback=[_callback(run), _progress_bar()] if progress_bar else _callback(run),
             reset_num_timesteps=ckpt is None,
             tb_log_name="ppo",
-            progress_bar=progress_bar,
         )
     run.save_model(run.dir / "model.zip")
     if ckpt is None or int(run.model.num_timesteps) != ckpt.steps:

@@ -583,3 +583,21 @@ def test_a_manifest_naming_a_part_outside_its_folder_is_refused(tmp_path: Path) 
     for name in ("../outside.bin", str(outside)):
         why = check_parts(folder, [{"name": name, "size": 1, "sha256": "0" * 64}])
         assert why == f"it names {name}, which is not inside its folder"
+
+
+def test_progress_bar_counts_to_where_the_run_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 600 steps in rollouts of 4 tables x 16 steps: PPO stops after the tenth rollout,
+    # at 640. SB3's own bar counted to 600 and ended at "640/600".
+    from stable_baselines3.common.callbacks import ProgressBarCallback
+
+    seen: list[tuple[float, float]] = []
+
+    def record(self: ProgressBarCallback) -> None:
+        seen.append((self.pbar.n, self.pbar.total))
+        self.pbar.close()
+
+    monkeypatch.setattr(ProgressBarCallback, "_on_training_end", record)
+    train(_config(tmp_path / "run", timesteps=600), progress_bar=True, evaluate=False)
+    assert seen == [(640, 640)]

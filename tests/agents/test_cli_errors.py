@@ -104,6 +104,12 @@ CASES: list[tuple[str, Callable[[list[str]], int], list[str], str]] = [
         "{missing}: no such file",
     ),
     (
+        "out is a file",
+        train.main,
+        ["draw", "--out", "{file}", "--no-progress"],
+        "out='{file}'; allowed: a run folder (new or existing), not a file",
+    ),
+    (
         "resume bytes",
         terminal.main,
         ["draw", "--resume", "{random}"],

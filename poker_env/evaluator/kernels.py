@@ -560,6 +560,22 @@ def _blocks(
     return -1
 
 
+@njit(inline="always", _nrt=False)
+def _aligning_rows(hands: NDArray[np.integer], start: int, stop: int) -> int:
+    # Rows (0..15) to rank one by one so that the vector blocks from there start on a
+    # 64-byte line: for rows of 4 or 8 bytes a card, 16 rows are whole lines, so every
+    # block then reads whole lines, where numpy's large arrays start 16 bytes into one
+    # (a 64-byte load across two lines costs about twice one).
+    if _is_one_byte(hands) or hands.itemsize < 4 or stop - start < 2 * LANES:
+        return 0
+    row_bytes = hands.shape[1] * hands.itemsize
+    address = hands.ctypes.data + start * row_bytes
+    for p in range(LANES):
+        if (address + p * row_bytes) % 64 == 0:
+            return p
+    return 0
+
+
 @njit(cache=True, _nrt=False)
 def _vector_rows(
     hands: NDArray[np.integer],
@@ -570,7 +586,10 @@ def _vector_rows(
     out: NDArray[np.int32],
 ) -> None:
     """Rows ``start..stop-1`` (at least LANES) by the vector pass, unchecked."""
-    _blocks(hands, start, stop, pairs, h, out, False)
+    peel = _aligning_rows(hands, start, stop)
+    if peel:
+        _loop(hands, start, start + peel, pairs, h, out, False)
+    _blocks(hands, start + peel, stop, pairs, h, out, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -583,7 +602,12 @@ def _vector_rows_checked(
     out: NDArray[np.int32],
 ) -> int:
     """As :func:`_vector_rows`, checking: the first bad row, or -1."""
-    return int(_blocks(hands, start, stop, pairs, h, out, True))
+    peel = _aligning_rows(hands, start, stop)
+    if peel:
+        first = int(_loop(hands, start, start + peel, pairs, h, out, True))
+        if first >= 0:
+            return first
+    return int(_blocks(hands, start + peel, stop, pairs, h, out, True))
 
 
 #: Whether the batch kernels take the vector pass (a constant of their compiled code).

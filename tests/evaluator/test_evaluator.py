@@ -919,3 +919,36 @@ def test_the_pair_pass_on_an_avx512_cpu_compiled_as_for_one_without() -> None:
         [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, timeout=900
     )
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint64])
+def test_wide_batches_rank_alike_wherever_they_start_in_memory(dtype: type) -> None:
+    # Wide batches rank a few rows one by one first, so that the vector blocks read
+    # whole 64-byte lines (kernels._aligning_rows): batches starting at every 4- or
+    # 8-byte offset of a line, of lengths around a block, rank as one row at a time,
+    # and a bad card in those first rows or just after them is the row named.
+    rng = np.random.default_rng(35)
+    item = np.dtype(dtype).itemsize
+    for k in (5, 6, 7):
+        hands = _random_hands(rng, 300, k, "standard")
+        one_by_one = np.array([evaluate(h) for h in hands], dtype=np.int32)
+        raw = np.zeros(hands.size * item + 128, dtype=np.uint8)
+        line = (-raw.ctypes.data) % 64
+        for shift in range(0, 64, item):
+            at = line + shift
+            batch = raw[at : at + hands.size * item].view(dtype).reshape(hands.shape)
+            batch[...] = hands
+            assert batch.ctypes.data % 64 == shift
+            for n in (32, 33, 47, 48, 300):
+                for validate in (True, False):
+                    got = evaluate(batch[:n], validate=validate, num_threads=1)
+                    assert np.array_equal(got, one_by_one[:n]), (k, shift, n, validate)
+            for row in (0, 1, 7, 15, 16, 17):
+                bad = batch.copy() if row % 2 else batch  # (a copy starts elsewhere)
+                keep = int(bad[row, 1])
+                bad[row, 1] = bad[row, 0]
+                try:
+                    with pytest.raises(ValueError, match=f"^row {row}: "):
+                        evaluate(bad, num_threads=1)
+                finally:
+                    bad[row, 1] = keep

@@ -161,6 +161,10 @@ def test_the_showdown_waits_on_the_table_for_next_hand(browser: Any, server: str
     expect(page.locator("#seat-1 .info")).to_have_text("")
     for name in ("BET", "STAY", "DROP", "DRAW"):
         expect(page.locator(f"#btn-{name}")).to_be_disabled()
+        # Plain names: the next hand's labels ("DRAW (call 5)") would tell what she did.
+        expect(page.locator(f"#btn-{name}")).to_have_text(name)
+    expect(page.locator(".seat.to-act")).to_have_count(0)
+    expect(page.locator("#amount-row")).to_be_hidden()
     _settle(page)
     page.screenshot(path=str(_shots(Path("/tmp")) / "play-showdown.png"))
     # A reload keeps the pause until the person goes on.
@@ -518,5 +522,123 @@ def test_the_final_screen_keeps_the_last_showdown_on_the_table(
     page.click("#final-reopen")
     expect(page.locator("#final")).to_be_visible()
     expect(page.locator("#final-reopen")).to_be_hidden()
+    assert page.errors == []
+    page.close()
+
+
+def _acts(page: Any) -> list[str]:
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/act") else None)
+    return sent
+
+
+def test_a_second_press_on_the_table_a_play_brought_is_not_a_play(
+    browser: Any, server: str
+) -> None:
+    """A double click on CALL, or c pressed twice, called twice: the second press landed
+    on the new table's CALL (against her raise, found by playing). The new table's
+    buttons now wait a moment before they take a press."""
+    from playwright.sync_api import expect
+
+    for second in ("click", "key"):
+        page = _page(browser)
+        gid = _start(page, server, game="holdem", players="2", seed="22")
+        sent = _acts(page)
+        page.locator("#btn-CALL:enabled").wait_for()
+        with page.expect_response(lambda r: r.url.endswith("/act")):
+            page.click("#btn-CALL")
+        # The page has drawn the answer: the second press comes right after it.
+        expect(page.locator("#events li.mine")).not_to_have_count(0)
+        if second == "click":
+            page.evaluate("() => document.getElementById('btn-CALL').click()")
+        else:
+            page.keyboard.press("c")
+        page.wait_for_timeout(700)
+        assert len(sent) == 1, (second, sent)
+        view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
+        mine = [e["text"] for e in view["events"] if e["seat"] == 0]
+        assert len(mine) == 1 and mine[0].startswith("You call"), mine
+        # After the moment the buttons take presses again.
+        expect(page.locator("body")).to_have_attribute("aria-busy", "false")
+        expect(page.locator("#btn-FOLD")).to_be_enabled()
+        assert page.errors == []
+        page.close()
+
+
+def test_a_press_in_a_tab_left_behind_is_refused_even_when_legal_now(
+    browser: Any, server: str
+) -> None:
+    # Tab b still shows CALL; tab a calls; CALL is legal again on the new table (her
+    # raise), but b's press was made on the old one: refused, b shows the table now.
+    from playwright.sync_api import expect
+
+    a = _page(browser)
+    gid = _start(a, server, game="holdem", players="2", seed="22")
+    b = _page(browser)
+    b.goto(f"{server}/game/{gid}")
+    b.wait_for_selector("body.ready")
+    expect(b.locator("#btn-CALL")).to_be_enabled()
+    assert _click(a, "#btn-CALL").ok
+    after = a.request.get(f"{server}/api/games/{gid}").json()["view"]
+    assert "CALL" in [x["name"] for x in after["buttons"]]
+    assert _click(b, "#btn-CALL").status == 409
+    expect(b.locator("#message")).to_contain_text("a screen the game had already left")
+    expect(b.locator("#events li")).to_have_text([e["text"] for e in after["events"]])
+    assert a.request.get(f"{server}/api/games/{gid}").json()["view"] == after
+    a.close()
+    b.close()
+
+
+def test_the_keyboard_focus_stays_where_the_person_left_it(browser: Any, server: str) -> None:
+    """After a play by Enter the focus was lost (the buttons are drawn anew), and after
+    marking a card by Space the next Tab went back to card 1 (found by playing)."""
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    _start(page, server, seed="2")
+    page.locator("#btn-DRAW:enabled").wait_for()
+    page.focus("#btn-DRAW")
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.keyboard.press("Enter")  # to the draw
+    page.locator("body[aria-busy=false]").wait_for(state="attached")
+    focused = "() => document.activeElement && document.activeElement.id"
+    expect(page.locator("#buttons button:focus")).to_have_count(1)
+    page.focus("#card-3")
+    page.keyboard.press("Space")
+    expect(page.locator("#card-3")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(focused) == "card-3"
+    page.keyboard.press("Tab")
+    assert page.evaluate(focused) == "card-4"
+    # A reload keeps the cards marked on this table.
+    page.reload()
+    page.wait_for_selector("body.ready")
+    expect(page.locator("#my-cards .card.marked")).to_have_count(1)
+    expect(page.locator("#card-3")).to_have_attribute("aria-pressed", "true")
+    assert page.errors == []
+    page.close()
+
+
+def test_the_start_page_asks_each_games_least_money_and_says_the_seed_as_typed(
+    browser: Any, server: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    page.goto(server + "/")
+    page.click("details.more summary")
+    least = {"draw": "5", "holdem": "3", "reddog": "2"}
+    for game, low in least.items():
+        page.check(f"input[name=game][value={game}]")
+        expect(page.locator("#money")).to_have_attribute("min", low)
+    # A seed past 2**53 is refused as typed (it read 100000000000000000000).
+    page.fill("#seed", "99999999999999999999")
+    page.click("#start-button")
+    expect(page.locator("#start-error")).to_contain_text("not 99999999999999999999")
+    # The browser's own check refuses money below the least: the old error goes.
+    page.fill("#seed", "")
+    page.fill("#money", "1")
+    page.click("#start-button")
+    expect(page.locator("#start-error")).to_have_text("")
+    assert page.url.rstrip("/") == server
     assert page.errors == []
     page.close()

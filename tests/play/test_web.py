@@ -111,6 +111,13 @@ def test_bodies_that_are_not_json_objects_are_refused(client: TestClient) -> Non
         ({"game": "holdem", "deck": 32}, "deck is an option of the draw only"),
         ({"game": "draw", "players": 3}, "players is not an option of the draw"),
         ({"game": "draw", "seed": -1}, "seed must be a whole number"),
+        ({"game": "draw", "seed": "1e3"}, "seed must be a whole number"),
+        ({"game": "draw", "seed": "99999999999999999999"}, "seed must be a whole number"),
+        ({"game": "draw", "deck": 52.0}, "deck must be 32 or 52, not 52.0"),
+        ({"game": "draw", "money": 4}, "starting money must be a whole number from 5 to"),
+        ({"game": "holdem", "money": 2}, "starting money must be a whole number from 3 to"),
+        ({"game": "reddog", "money": 1}, "starting money must be a whole number from 2 to"),
+        ({"game": "reddog", "money": 10**9 + 1}, "starting money must be a whole number from 2"),
         ({"game": "draw", "file": "x"}, "unknown field 'file'"),
     ],
 )
@@ -218,3 +225,66 @@ def test_only_loopback_host_names_are_answered_by_default(tmp_path: Path) -> Non
     assert c.get("/").status_code == 200
     # DNS rebinding: a page of evil.example resolving to 127.0.0.1 is refused.
     assert c.get("/", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_the_least_money_of_each_game_starts_a_game_and_is_offered(client: TestClient) -> None:
+    # The start page reads the least money from /api/tables; at that money a game starts.
+    t = client.get("/api/tables").json()
+    assert t["min_money"] == {"draw": 5, "holdem": 3, "reddog": 2}
+    for game, low in t["min_money"].items():
+        r = client.post("/api/games", json={"game": game, "seed": 3, "money": low})
+        assert r.status_code == 201, r.text
+        r = client.post("/api/games", json={"game": game, "seed": 3, "money": low - 1})
+        assert r.status_code == 400 and f"from {low} to 1,000,000,000" in r.json()["error"]
+
+
+def test_a_seed_sent_as_digits_is_the_same_seed_exactly(client: TestClient) -> None:
+    # Past 2**53 a browser's number is rounded: the page sends the digits as typed.
+    big = 2**60 + 1
+    a = client.post("/api/games", json={"game": "holdem", "seed": str(big)}).json()
+    b = client.post("/api/games", json={"game": "holdem", "seed": big}).json()
+    assert a["view"]["cards"] == b["view"]["cards"]
+
+
+def test_a_play_made_on_a_screen_the_game_has_left_is_refused(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """A second press (a double click that reaches the next table) or a press in a tab
+    another tab left behind carries the old turn: 409 with the table now, nothing done."""
+    r = client.post("/api/games", json={"game": "holdem", "seed": 22})
+    gid, turn = r.json()["id"], r.json()["turn"]
+    assert turn > 0  # the deal and the blinds are in the log
+    first = _act(client, gid, button="CALL", turn=turn)
+    assert first.status_code == 200 and first.json()["turn"] > turn
+    saved = (tmp_path / "games" / f"{gid}.json").read_bytes()
+    again = _act(client, gid, button="CALL", turn=turn)
+    assert again.status_code == 409
+    body = again.json()
+    assert body["error"].startswith("that was pressed on a screen the game had already left")
+    assert (body["view"], body["turn"]) == (first.json()["view"], first.json()["turn"])
+    assert (tmp_path / "games" / f"{gid}.json").read_bytes() == saved
+    # A turn that is not a count is a malformed request; the current turn plays.
+    for bad in (-1, "3", 1.5, True):
+        r = _act(client, gid, button="CALL", turn=bad)
+        assert r.status_code == 400 and r.json()["error"].startswith("turn must be a whole")
+    assert _act(client, gid, button="FOLD", turn=first.json()["turn"]).status_code == 200
+
+
+def test_the_turn_is_the_same_after_a_restart(tmp_path: Path) -> None:
+    c = _client(tmp_path / "games")
+    gid, _ = _new(c)
+    played = _act(c, gid, button="BET", amount=7).json()
+    again = _client(tmp_path / "games").get(f"/api/games/{gid}").json()
+    assert again["turn"] == played["turn"] and again["view"] == played["view"]
+    assert _act(_client(tmp_path / "games"), gid, button="CALL", turn=played["turn"] - 1).status_code == 409
+
+
+def test_starlettes_own_refusals_answer_json_too(tmp_path: Path) -> None:
+    c = TestClient(create_app(tmp_path / "g"), base_url="http://127.0.0.1")
+    r = c.put("/api/games")
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+    assert r.json() == {"error": "PUT is not taken here; allowed: POST"}
+    r = c.get("/", headers={"Host": "evil.example"})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("this server does not answer the Host 'evil.example'")
+    assert c.get("/", headers={"Host": "[::1]:8000"}).status_code == 200

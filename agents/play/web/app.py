@@ -6,13 +6,19 @@ step). The page talks JSON to the API:
 
 | method and path | body | answer |
 |---|---|---|
-| ``POST /api/games`` | ``{"game", "opponent", "deck", "players", "seed"?}`` | 201 ``{"id", "view"}`` |
-| ``GET /api/games/{id}`` | | ``{"id", "view"}`` |
-| ``POST /api/games/{id}/act`` | ``{"button", "amount"?, "cards"?}`` | ``{"id", "view"}`` |
-| ``GET /api/tables`` | | the levels and which tables the trained opponents play |
+| ``POST /api/games`` | ``{"game", "opponent", "deck", "players", "seed"?, "money"?, "items"?}`` | 201 ``{"id", "view", "turn"}`` |
+| ``GET /api/games/{id}`` | | ``{"id", "view", "turn"}`` |
+| ``POST /api/games/{id}/act`` | ``{"button", "amount"?, "cards"?, "turn"?}`` | ``{"id", "view", "turn"}`` |
+| ``GET /api/tables`` | | the levels, which tables the trained opponents play, the least money of each game |
 
-A refused action (409) also carries ``view``, the game as it is now: a stale tab
-(an action taken in another tab) shows the current table at once.
+``turn`` counts what has happened in the game (its log's length). An action that
+sends the ``turn`` of the screen it was made on is refused (409) when the game has
+moved on since: a second press on a button that a fast answer had already
+replaced, or a press in a tab that another tab's play left behind, is never taken
+as a play on a table the person has not seen. A refused action (409) also carries
+``view`` and ``turn``, the game as it is now, so the page shows the current table at
+once. A seed may be sent as a string of digits (a browser's numbers stop being
+exact past 2**53).
 
 ``view`` is :meth:`poker_env_agents.play.common.Session.view`: the table from the person's
 seat, the legal buttons with their bounds, what just happened, each hand's result.
@@ -68,13 +74,18 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware, parse_host_header
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from poker_env.errors import ConfigError
+from poker_env.games.draw import DrawConfig
+from poker_env.games.holdem import HoldemConfig
+from poker_env.games.red_dog import RedDogConfig
 from poker_env_agents.assets import package_dir
 from poker_env_agents.play.common import GAME_NAMES, InputError, SaveFileError, Session
 from poker_env_agents.play.sessions import (
@@ -98,7 +109,16 @@ LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 #: A game not played for this long may be evicted when the store is full (seconds).
 IDLE_AFTER = 3600.0
 _CREATE_KEYS = {"game", "opponent", "deck", "players", "seed", "money", "items"}
-_ACT_KEYS = {"button", "amount", "cards"}
+#: The least starting money of each game: the draw's ante, one chip more than
+#: Hold'em's big blind, one more than Red Dog's ante (with less no hand is played).
+MIN_MONEY = {
+    "draw": DrawConfig().ante,
+    "holdem": HoldemConfig().base + 1,
+    "reddog": RedDogConfig().ante + 1,
+}
+MAX_MONEY = 10**9
+_TITLES = {"draw": "five-card draw", "holdem": "Texas Hold'em", "reddog": "Red Dog"}
+_ACT_KEYS = {"button", "amount", "cards", "turn"}
 
 EXPIRED_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -129,6 +149,35 @@ BROKEN_PAGE = """<!doctype html>
 <p><a class="primary" href="/">Start a new game</a></p>
 </main></body></html>
 """
+
+
+class _HostCheck(TrustedHostMiddleware):
+    """Starlette's Host check (the allowed names exactly, no wildcard), refusing in
+    JSON as every other error here does (Starlette's own answers in plain text)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        raw = Headers(scope=scope).get("host")
+        parsed = parse_host_header(raw)
+        if parsed is not None and parsed.host.lower() in self.allowed_hosts:
+            await self.app(scope, receive, send)
+            return
+        reason = f"this server does not answer the Host {raw!r}; allowed: " + ", ".join(
+            self.allowed_hosts
+        )
+        await JSONResponse({"error": reason}, status_code=400)(scope, receive, send)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (a method a path does not take: 405) as JSON."""
+    assert isinstance(exc, HTTPException)
+    reason = str(exc.detail)
+    if exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        reason = f"{request.method} is not taken here; allowed: {allowed}"
+    return JSONResponse({"error": reason}, status_code=exc.status_code, headers=exc.headers)
 
 
 class RequestError(Exception):
@@ -386,20 +435,29 @@ def _create_options(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if opponent not in LEVELS:
         # Levels by name only: a path from the client never reaches the file system.
         raise RequestError(400, f"opponent must be one of {list(LEVELS)}, not {opponent!r}")
+    if isinstance(data.get("seed"), str) and re.fullmatch(r"[0-9]{1,30}", data["seed"]):
+        data = {**data, "seed": int(data["seed"])}  # digits as typed: exact past 2**53
     seed = _int_field(data, "seed", 0, 2**63 - 1)
     opts: dict[str, Any] = {
         "opponent": opponent,
         "seed": seed if seed is not None else secrets.randbelow(2**31),
     }
-    money = _int_field(data, "money", 1, 10**9)
+    money = data.get("money")
     if money is not None:
+        low = MIN_MONEY[str(game)]
+        if isinstance(money, bool) or not isinstance(money, int) or not low <= money <= MAX_MONEY:
+            raise RequestError(
+                400,
+                f"starting money must be a whole number from {low} to {MAX_MONEY:,} in "
+                f"{_TITLES[str(game)]} (with less no hand can be played), not {money!r}",
+            )
         opts["money"] = money
     if game == "draw":
         for key in ("players",):
             if data.get(key) is not None:
                 raise RequestError(400, f"{key} is not an option of the draw (two players)")
         deck = data.get("deck", 52)
-        if isinstance(deck, bool) or deck not in (32, 52):
+        if isinstance(deck, bool) or not isinstance(deck, int) or deck not in (32, 52):
             raise RequestError(400, f"deck must be 32 or 52, not {deck!r}")
         opts["deck"] = deck
         items = _int_field(data, "items", 1, 6)
@@ -444,8 +502,16 @@ def _act_fields(data: dict[str, Any]) -> tuple[str, int | None, list[int]]:
     return button, amount, cards
 
 
+def _turn(session: Session) -> int:
+    """How much has happened in the game: the length of its log (the same after a
+    reload, which replays the log)."""
+    return len(session.events)
+
+
 def _answer(gid: str, session: Session, status: int = 200) -> JSONResponse:
-    return JSONResponse({"id": gid, "view": session.view()}, status_code=status)
+    return JSONResponse(
+        {"id": gid, "view": session.view(), "turn": _turn(session)}, status_code=status
+    )
 
 
 def _tables() -> dict[str, Any]:
@@ -456,6 +522,8 @@ def _tables() -> dict[str, Any]:
         "option": {g: opt for g, (opt, _) in TABLE_CHOICES.items()},
         "trained": {g: {str(v): why for v, why in t.items()} for g, t in trained_tables().items()},
         "summary": trained_summary(),
+        "min_money": MIN_MONEY,
+        "max_money": MAX_MONEY,
     }
 
 
@@ -524,15 +592,27 @@ def create_app(
         gid = request.path_params["gid"]
         data = await _json_body(request, _ACT_KEYS)
         button, amount, cards = _act_fields(data)
+        turn = _int_field(data, "turn", 0, 2**62)
 
         def work() -> Response:
             with store.locked(gid):
                 session = store.get(gid)
+                if turn is not None and turn != _turn(session):
+                    raise RequestError(
+                        409,
+                        "that was pressed on a screen the game had already left (a second "
+                        "press, or another tab): nothing was done; this is the table now",
+                        id=gid,
+                        view=session.view(),
+                        turn=_turn(session),
+                    )
                 try:
                     session.act(button, amount, cards)
                 except InputError as exc:
                     # The game as it is now comes with the refusal: a stale tab resyncs.
-                    raise RequestError(409, str(exc), id=gid, view=session.view()) from None
+                    raise RequestError(
+                        409, str(exc), id=gid, view=session.view(), turn=_turn(session)
+                    ) from None
                 store.save(gid, session)
                 return _answer(gid, session)
 
@@ -603,9 +683,10 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(TrustedHostMiddleware, allowed_hosts=hosts),
+            Middleware(_HostCheck, allowed_hosts=[h.lower() for h in hosts]),
             Middleware(SecurityHeaders),
         ],
+        exception_handlers={HTTPException: _http_error},
     )
     app.state.store = store
     return app

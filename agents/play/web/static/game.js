@@ -13,8 +13,19 @@
   const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
   const $ = (id) => document.getElementById(id);
   let view = null;
+  // How much has happened in the game (the server's count): sent with each play, so a
+  // play made on a screen the game has left is refused, not taken.
+  let turn = null;
   let marked = new Set();
   let busy = false;
+  // Just after a new table is drawn the buttons wait a moment: a double click, or a
+  // key pressed twice, lands on the old table's button, not on the new one under it.
+  const SETTLE_MS = 300;
+  let settling = false;
+  // The button or card that had the keyboard's focus: the buttons and cards are drawn
+  // anew after every play, and the focus goes back to the same one (or the first).
+  let wantFocus = null;
+  const MARKED = "poker_env.marked." + gid;
   // The final box closed to look at the table (until a reload).
   let finalClosed = false;
   const DISMISSED = "poker_env.showdown." + gid;
@@ -87,7 +98,7 @@
     opp.replaceChildren();
     const box = el("div", "seat her");
     box.id = "seat-1";
-    if (view.to_act === "she") box.classList.add("to-act");
+    if (view.to_act === "she" && !pausing()) box.classList.add("to-act");
     const name = el("div", "name", "She");
     const sd = pausing() ? view.showdown : null;
     // During the showdown pause no money is shown: the next hand's antes (and a stake)
@@ -146,6 +157,7 @@
       const n = i + 1;
       const e = cardEl(c, marked.has(n) ? "marked" : "");
       e.dataset.n = String(n);
+      e.id = "card-" + n;
       if (clickable) {
         e.classList.add("clickable");
         e.tabIndex = 0;
@@ -188,7 +200,7 @@
       if (p.seat === 0) continue;
       const box = el("div", "seat");
       box.id = "seat-" + p.seat;
-      if (p.to_act) box.classList.add("to-act");
+      if (p.to_act && !showdownOnTable()) box.classList.add("to-act");  // (the next hand's)
       const showing = showdownOnTable() && holdem && view.showdown.shown.some((r) => r.seat === p.seat);
       if (!showing && (!p.seated || (holdem && !sdHand && !p.in_hand))) box.classList.add("out");
       const name = el("div", "name", p.name);
@@ -256,27 +268,50 @@
       (view.to_act === "You" ? "your turn" : `${view.to_act || ""} acts`);
   }
 
+  function noteFocus() {
+    const f = document.activeElement;
+    if (f && f.closest && f.closest("#buttons, #my-cards") && f.id) wantFocus = f.id;
+  }
+
+  function restoreFocus() {
+    if (!wantFocus || busy || settling) return;
+    let target = document.getElementById(wantFocus);
+    if (!target || target.disabled || (wantFocus.startsWith("card-") && target.tabIndex < 0)) {
+      // Gone or off now: the first button that can be pressed (none in a pause).
+      target = document.querySelector("#buttons button.action:not([disabled])");
+    }
+    if (target) {
+      target.focus();
+      wantFocus = null;
+    }
+  }
+
   function renderButtons() {
-    // Tests and assistive tools read this: a play is on its way and the page will redraw.
-    document.body.setAttribute("aria-busy", busy ? "true" : "false");
+    // Tests and assistive tools read this: a play is on its way, or the page has just
+    // drawn a new table and its buttons wait a moment (SETTLE_MS).
+    document.body.setAttribute("aria-busy", busy || settling ? "true" : "false");
+    noteFocus();
     const box = $("buttons");
     box.replaceChildren();
     let amountButton = null;
+    // During the showdown pause the next hand is already dealt behind it: its buttons
+    // (and their amounts) would give away what she did there, so plain names, off.
+    const pause = pausing();
     for (const name of BUTTONS[view.game]) {
-      const b = legal(name);
+      const b = pause ? null : legal(name);
       const label = b ? b.label : (LABELS[name] || name);
       const btn = el("button", "action", label);
       btn.type = "button";
       btn.dataset.name = name;
       btn.id = "btn-" + name;
-      btn.disabled = !b || busy || view.over || pausing();
+      btn.disabled = !b || busy || settling || view.over;
       if (b && b.min !== null) amountButton = b;
       if (b) btn.title = `key ${b.key}`;
       btn.addEventListener("click", () => act(name));
       box.append(btn);
     }
     const row = $("amount-row");
-    if (amountButton && !pausing()) {
+    if (amountButton) {
       row.classList.remove("hidden");
       const range = $("amount-range");
       const num = $("amount");
@@ -359,6 +394,7 @@
   }
 
   function render(fresh) {
+    noteFocus();
     document.body.dataset.game = view.game;
     $("table-info").textContent = `Opponent level ${view.level}. ${view.antes}`;
     if (view.game === "draw") renderDraw(); else renderTable();
@@ -385,18 +421,42 @@
     } else {
       fin.classList.add("hidden");
     }
+    restoreFocus();
   }
 
   // ---------------------------------------------------------------- actions
   function toggle(n) {
     if (marked.has(n)) marked.delete(n); else marked.add(n);
+    // Kept for this table only: a reload shows the same cards marked.
+    sessionStorage.setItem(MARKED, JSON.stringify({ turn, cards: Array.from(marked) }));
     render(false);
+  }
+
+  function restoreMarked() {
+    marked = new Set();
+    try {
+      const saved = JSON.parse(sessionStorage.getItem(MARKED) || "null");
+      if (saved && saved.turn === turn && drawButtonTakesCards()) {
+        for (const n of saved.cards) if (Number.isInteger(n) && n >= 1 && n <= 5) marked.add(n);
+      }
+    } catch (e) { /* nothing marked */ }
+  }
+
+  // A new table from the server: shown, and its buttons off for a moment.
+  function show(data, fresh) {
+    view = data.view;
+    turn = typeof data.turn === "number" ? data.turn : null;
+    restoreMarked();
+    settling = true;
+    render(fresh);
+    setTimeout(() => { settling = false; renderButtons(); restoreFocus(); }, SETTLE_MS);
   }
 
   async function act(name) {
     const b = legal(name);
-    if (!b || busy) return;
+    if (!b || busy || settling || pausing()) return;
     const body = { button: name };
+    if (turn !== null) body.turn = turn;
     if (b.min !== null) {
       const text = $("amount").value.trim();
       if (!/^-?\d+$/.test(text)) {
@@ -423,19 +483,15 @@
       const data = await res.json();
       busy = false;
       if (!res.ok) {
-        // A refusal brings the game as it is now (an action in another tab): show it.
-        const stale = data.view && JSON.stringify(data.view) !== JSON.stringify(view);
-        if (data.view) view = data.view;
-        if (stale) marked = new Set();
-        render(false);
-        $("message").textContent = "Not accepted: " + (data.error || res.status) +
-          (stale ? " (the game had moved on, in another tab: this is where it is now)" : "");
+        // A refusal brings the game as it is now (a play in another tab): show it.
+        const stale = data.view && data.turn !== turn;
+        if (stale) show(data, false); else render(false);
+        $("message").textContent = "Not accepted: " + (data.error || res.status);
         return;
       }
-      view = data.view;
-      marked = new Set();
+      sessionStorage.removeItem(MARKED);
       $("amount").value = "";  // a refused amount does not linger into the next phase
-      render(true);
+      show(data, true);
     } catch (e) {
       busy = false;
       renderButtons();  // the buttons come back, so the play can be sent again
@@ -460,6 +516,7 @@
 
   document.addEventListener("keydown", (ev) => {
     if (!view || ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.target instanceof HTMLAnchorElement) return;  // a focused link opens as links do
     if (pausing()) {
       if (ev.key === "n" || ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); nextHand(); }
       return;
@@ -479,8 +536,7 @@
         $("message").textContent = data.error || String(res.status);
         return;
       }
-      view = data.view;
-      render(false);
+      show(data, false);
       document.body.classList.add("ready");
     } catch (e) {
       $("message").textContent = "The server does not answer: " + e;
@@ -488,6 +544,10 @@
   }
 
   wireAmount();
+  // The person moved the focus elsewhere (the amount box, a link): leave it there.
+  document.addEventListener("focusin", (ev) => {
+    if (!(ev.target.closest && ev.target.closest("#buttons, #my-cards"))) wantFocus = null;
+  });
   $("next-hand").addEventListener("click", nextHand);
   $("final-close").addEventListener("click", () => { finalClosed = true; render(false); });
   $("final-reopen").addEventListener("click", () => { finalClosed = false; render(false); });

@@ -29,6 +29,13 @@
 
   function update() {
     const g = game();
+    if (tables && tables.min_money) {
+      // The least money a hand of this game needs (the browser refuses less itself).
+      const money = form.money;
+      money.min = tables.min_money[g];
+      money.max = tables.max_money;
+      money.placeholder = `default (at least ${tables.min_money[g]})`;
+    }
     deckField.classList.toggle("hidden", g !== "draw");
     itemsField.classList.toggle("hidden", g !== "draw");
     playersField.classList.toggle("hidden", g === "draw");
@@ -51,6 +58,11 @@
   }
 
   for (const opt of form.deck.options) opt.dataset.label = opt.textContent;
+  // Back from a game: the browser brings back the fields as they were; a table size
+  // set by hand stays (update() would put the game's default back).
+  if (players.value !== players.defaultValue) players.dataset.touched = "1";
+  // The browser's own check refused the form: an earlier answer's error is stale.
+  form.addEventListener("invalid", () => { error.textContent = ""; }, true);
   players.addEventListener("input", () => { players.dataset.touched = "1"; update(); });
   form.opponent.addEventListener("change", update);
   form.deck.addEventListener("change", update);
@@ -69,7 +81,8 @@
     const extra = g === "draw" ? ["money", "items", "seed"] : ["money", "seed"];
     for (const name of extra) {
       const v = form[name].value.trim();
-      if (v !== "") body[name] = Number(v);
+      // A seed goes as its digits (a number past 2**53 would be rounded on the way).
+      if (v !== "") body[name] = name === "seed" && /^\d+$/.test(v) ? v : Number(v);
     }
     const button = document.getElementById("start-button");
     button.disabled = true;

@@ -276,7 +276,10 @@ def test_the_turn_is_the_same_after_a_restart(tmp_path: Path) -> None:
     played = _act(c, gid, button="BET", amount=7).json()
     again = _client(tmp_path / "games").get(f"/api/games/{gid}").json()
     assert again["turn"] == played["turn"] and again["view"] == played["view"]
-    assert _act(_client(tmp_path / "games"), gid, button="CALL", turn=played["turn"] - 1).status_code == 409
+    assert (
+        _act(_client(tmp_path / "games"), gid, button="CALL", turn=played["turn"] - 1).status_code
+        == 409
+    )
 
 
 def test_starlettes_own_refusals_answer_json_too(tmp_path: Path) -> None:

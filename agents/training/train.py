@@ -948,13 +948,15 @@ def _progress_bar() -> Any:
     """SB3's progress bar, counting to where the run stops: PPO collects whole
     rollouts (``n_steps`` a table) and stops after the first that reaches the budget,
     so SB3's own bar ended past its total ("2,048/2,000")."""
-    from stable_baselines3.common import callbacks
+    from stable_baselines3.common.callbacks import ProgressBarCallback
+    from tqdm.rich import tqdm  # (SB3's own bar)
 
-    class _WholeRollouts(callbacks.ProgressBarCallback):
+    class _WholeRollouts(ProgressBarCallback):
         def _on_training_start(self) -> None:
-            rollout = int(self.model.n_steps) * int(self.training_env.num_envs)
-            left = int(self.locals["total_timesteps"]) - int(self.model.num_timesteps)
-            self.pbar = callbacks.tqdm(total=-(-left // rollout) * rollout)
+            model: Any = self.model
+            rollout = int(model.n_steps) * int(self.training_env.num_envs)
+            left = int(self.locals["total_timesteps"]) - int(model.num_timesteps)
+            self.pbar = tqdm(total=-(-left // rollout) * rollout)
 
     return _WholeRollouts()
 

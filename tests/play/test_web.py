@@ -291,3 +291,23 @@ def test_starlettes_own_refusals_answer_json_too(tmp_path: Path) -> None:
     assert r.status_code == 400
     assert r.json()["error"].startswith("this server does not answer the Host 'evil.example'")
     assert c.get("/", headers={"Host": "[::1]:8000"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("header", "name"),
+    [
+        ("localhost:8000", "localhost"),
+        ("LocalHost", "localhost"),
+        ("[::1]:8000", "[::1]"),
+        ("[::1]", "[::1]"),
+        ("::1", "::1"),
+        ("127.0.0.1:80", "127.0.0.1"),
+        ("", None),
+        (None, None),
+        ("[::1", None),
+    ],
+)
+def test_the_host_name_is_read_without_its_port(header: str | None, name: str | None) -> None:
+    from poker_env_agents.play.web.app import host_name
+
+    assert host_name(header) == name

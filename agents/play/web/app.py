@@ -76,7 +76,6 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware, parse_host_header
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -151,17 +150,33 @@ BROKEN_PAGE = """<!doctype html>
 """
 
 
-class _HostCheck(TrustedHostMiddleware):
-    """Starlette's Host check (the allowed names exactly, no wildcard), refusing in
-    JSON as every other error here does (Starlette's own answers in plain text)."""
+def host_name(header: str | None) -> str | None:
+    """The name in a Host header, lower case, without its port (``[::1]:8000`` ->
+    ``[::1]``); None when there is none."""
+    if not header or not header.strip():
+        return None
+    raw = header.strip().lower()
+    if raw.startswith("["):
+        end = raw.find("]")
+        return raw[: end + 1] if end > 0 else None
+    return raw.rsplit(":", 1)[0] if raw.count(":") == 1 else raw
+
+
+class _HostCheck:
+    """Answers only requests whose Host is one of ``allowed_hosts`` exactly (what
+    Starlette's TrustedHostMiddleware checks), refusing in JSON as every other error
+    here does (Starlette's answers in plain text)."""
+
+    def __init__(self, app: Any, allowed_hosts: Sequence[str]) -> None:
+        self.app = app
+        self.allowed_hosts = [h.lower() for h in allowed_hosts]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         raw = Headers(scope=scope).get("host")
-        parsed = parse_host_header(raw)
-        if parsed is not None and parsed.host.lower() in self.allowed_hosts:
+        if host_name(raw) in self.allowed_hosts:
             await self.app(scope, receive, send)
             return
         reason = f"this server does not answer the Host {raw!r}; allowed: " + ", ".join(
@@ -683,7 +698,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(_HostCheck, allowed_hosts=[h.lower() for h in hosts]),
+            Middleware(_HostCheck, allowed_hosts=hosts),
             Middleware(SecurityHeaders),
         ],
         exception_handlers={HTTPException: _http_error},

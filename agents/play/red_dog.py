@@ -160,11 +160,14 @@ class RedDogSession(Session):
         """Who holds the most chips at the end (RULES.md §2 game end)."""
         g = self.g
         names = " and ".join(seat_name(q) for q in g.winners)
+        most = chips(max(g.chips))
+        if len(g.winners) > 1:
+            text = f"{names} share the win with {most} each"
+        else:
+            text = f"{names} {'win' if g.winners == (self.seat,) else 'wins'} with {most}"
+        # What you hold, where you are not among the winners (theirs is said already).
         you = g.chips[self.seat]
-        verb = "win" if g.winners == (self.seat,) else "wins"
-        if self.seat in g.winners and len(g.winners) > 1:
-            verb = "share the win"
-        return f"{names} {verb} with {chips(max(g.chips))} (you hold {you})."
+        return text + ("." if self.seat in g.winners else f" (you hold {chips(you)}).")
 
     def apply(self, button: Button, amount: int | None, cards: tuple[int, ...]) -> None:
         if button.name == "BET":

@@ -32,7 +32,14 @@ from rich.table import Table
 from rich.text import Text
 
 from poker_env.errors import ConfigError
-from poker_env_agents.play.common import GAME_NAMES, Button, InputError, SaveFileError, Session
+from poker_env_agents.play.common import (
+    GAME_NAMES,
+    Button,
+    InputError,
+    SaveFileError,
+    Session,
+    parse_save,
+)
 from poker_env_agents.play.sessions import load_session, new_session, trained_summary
 from poker_env_agents.runtime import PolicyFileError
 
@@ -596,10 +603,41 @@ def play(
         console.print()
         _save(session, save_path, console)
         return 0
-    if not existed:
+    if existed:
+        _write_save(session, save_path)  # a resumed game's file holds how it ended
+    else:
         save_path.unlink(missing_ok=True)
     render_screen(session, console)
     return 0
+
+
+def check_save_path(path: Path, game: str, resuming: Path | None = None) -> None:
+    """Refuse, before a game starts, a save file that the game could not write, or
+    whose unfinished game it would overwrite (``resuming``: the file the game is
+    resumed from, which it may go on writing).
+
+    Raises:
+        SaveFileError: naming the file and what to do instead.
+    """
+    if path.is_dir():
+        raise SaveFileError(f"--save {path} is a folder; give a file name (e.g. {game}-save.json)")
+    if not path.parent.is_dir():
+        raise SaveFileError(f"--save {path}: the folder {path.parent} does not exist")
+    if not path.exists() or (resuming is not None and path.resolve() == resuming.resolve()):
+        return
+    try:
+        d = parse_save(path.read_bytes())
+    except (SaveFileError, OSError):
+        raise SaveFileError(
+            f"{path} exists and is not a saved game: give another file with --save FILE"
+        ) from None
+    ui = d.get("ui")
+    if not (isinstance(ui, dict) and ui.get("over") is True):
+        raise SaveFileError(
+            f"{path} holds an unfinished {d['game']} game (seed {d['seed']}): continue it "
+            f"with poker-play {d['game']} --resume {path}, or give this game another file "
+            "with --save FILE"
+        )
 
 
 def _parser(trained: str = "") -> argparse.ArgumentParser:
@@ -674,6 +712,9 @@ def main(
     console = console if console is not None else Console()
     save = Path(args.save if args.save else f"{args.game}-save.json")
     try:
+        resuming = Path(args.resume) if args.resume else None
+        if args.save or resuming is None:  # (a resumed game goes on in its own file)
+            check_save_path(save, args.game, resuming)
         if args.resume:
             try:
                 text = Path(args.resume).read_text(encoding="utf-8")

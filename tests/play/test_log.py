@@ -179,7 +179,7 @@ def test_one_chip_is_one_chip() -> None:
         names = [b.name for b in holdem.buttons()]
         holdem.act("ALL_IN" if "ALL_IN" in names else "CALL" if "CALL" in names else names[0])
     texts = json.dumps([red_dog.view(), holdem.view()])
-    assert "Game over: Seat 1 wins with 1 chip (you hold 0)." in texts
+    assert "Game over: Seat 1 wins with 1 chip (you hold 0 chips)." in texts
     assert "You go all-in (1 chip, to " in texts
     assert not re.search(r"\b1 chips\b", texts)
 
@@ -211,3 +211,27 @@ def test_you_inside_a_sentence_is_lower_case() -> None:
             s.act(next(n for n in ("ALL_IN", "CALL", "CHECK") if n in names))
         text = json.dumps(s.view())
         assert not re.search(r"[a-z,;] You\b", text), re.search(r".{40}[a-z,;] You\b.{20}", text)
+
+
+@pytest.mark.parametrize(
+    ("winners", "chips", "text"),
+    [
+        ((0,), [60, 0, 0], "You win with 60 chips."),
+        ((2,), [20, 0, 40], "Seat 2 wins with 40 chips (you hold 20 chips)."),
+        ((0, 1), [30, 30, 0], "You and Seat 1 share the win with 30 chips each."),
+        (
+            (1, 2),
+            [1, 30, 30],
+            "Seat 1 and Seat 2 share the win with 30 chips each (you hold 1 chip).",
+        ),
+    ],
+)
+def test_red_dog_final_text_reads_as_a_sentence(
+    winners: tuple[int, ...], chips: list[int], text: str
+) -> None:
+    # It read "You win with 60 chips (you hold 60)." and "Seat 1 and Seat 2 wins".
+    from types import SimpleNamespace
+
+    session = new_session("reddog", players=3, seed=1)
+    session.g = SimpleNamespace(winners=winners, chips=chips)  # type: ignore[attr-defined]
+    assert session.final_text() == text  # type: ignore[attr-defined]

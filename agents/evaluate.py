@@ -50,6 +50,7 @@ __all__ = [
     "MatchResult",
     "MatchWins",
     "RedDogBetValue",
+    "auto_tables",
     "buy_back_table",
     "draw_discard_agreement",
     "draw_match_wins",
@@ -85,10 +86,16 @@ class MatchResult:
     def half_width(self) -> float:
         return (self.ci_high - self.ci_low) / 2
 
+    @property
+    def counted(self) -> str:
+        """What ``hands`` counts, in the unit's own word (bb/100 counts hands)."""
+        per = self.unit.rpartition("/")[2]
+        return {"100": "hands", "match": "matches"}.get(per, per + "s")
+
     def __str__(self) -> str:
         return (
             f"{self.policy} vs {self.opponent}: {self.mean:+.3f} ± {self.half_width:.3f} "
-            f"{self.unit} ({self.hands:,} hands)"
+            f"{self.unit} ({self.hands:,} {self.counted})"
         )
 
 
@@ -169,7 +176,7 @@ def head_to_head(
     options: Mapping[str, Any] | None = None,
     hands: int = 100_000,
     seed: int = 0,
-    num_tables: int = 1024,
+    num_tables: int | None = None,
     episodes_per_table: int = 16,
     duplicate: bool = True,
     target_width: float | None = None,
@@ -183,7 +190,9 @@ def head_to_head(
         hands: the budget of A's hands (all passes together); play stops at the end of
             the round that spends it.
         seed: table ``i`` of round ``r`` is seeded ``seed + r * num_tables + i``.
-        num_tables, episodes_per_table: the size of a round (per pass).
+        num_tables, episodes_per_table: the size of a round (per pass); ``num_tables``
+            None: :func:`auto_tables` (1,024, fewer for a budget under one round, so
+            that ``--hands 1000`` plays about 1,000 hands, not a round of 32,768).
         duplicate: play every deal from every seat (False: A in seat 0 only).
         target_width: stop once the interval's full width is below this (in the
             reported unit); None: play the whole budget.
@@ -191,6 +200,9 @@ def head_to_head(
     """
     spec = get_game(game)
     opts = spec.options(options)
+    seats = list(range(spec.num_seats(opts))) if duplicate else [0]
+    if num_tables is None and isinstance(hands, int) and not isinstance(hands, bool) and hands > 0:
+        num_tables = auto_tables(hands, len(seats), episodes_per_table)
     for name, v in (
         ("hands", hands),
         ("num_tables", num_tables),
@@ -198,7 +210,7 @@ def head_to_head(
     ):
         if isinstance(v, bool) or not isinstance(v, int) or v < 1:
             raise ConfigError(name, v, "an integer >= 1")
-    seats = list(range(spec.num_seats(opts))) if duplicate else [0]
+    assert num_tables is not None
     scale = 100.0 if spec.unit == "bb" else 1.0
     unit = (
         "bb/100"
@@ -270,7 +282,7 @@ def evaluate_against_baselines(
     out = []
     for k, kind in enumerate(kinds):
         b = make_baseline(game, kind, seed=seed + 1000 + k, **opts)
-        tables = max(16, min(1024, hands // (16 * spec.num_seats(opts))))
+        tables = auto_tables(hands, spec.num_seats(opts))
         out.append(
             head_to_head(
                 policy,
@@ -284,6 +296,14 @@ def evaluate_against_baselines(
             )
         )
     return out
+
+
+def auto_tables(hands: int, passes: int, episodes_per_table: int = 16) -> int:
+    """Tables a round for a budget of ``hands`` over ``passes`` seatings: 1,024, or
+    as few as spend the budget in one round (at least 16, for the interval's spread
+    over tables). A round plays ``tables x episodes_per_table x passes`` episodes."""
+    per_table = max(1, episodes_per_table * passes)
+    return max(16, min(1024, -(-hands // per_table)))
 
 
 def round_robin(
@@ -321,12 +341,9 @@ def results_table(results: Sequence[MatchResult], title: str = "") -> str:
     lines.append("| policy | opponent | game | mean | 95% interval | played |")
     lines.append("|---|---|---|---:|---|---:|")
     for r in results:
-        # What was counted: the unit's own word (bb/100 counts hands).
-        per = r.unit.rpartition("/")[2]
-        counted = {"100": "hands", "match": "matches"}.get(per, per + "s")
         lines.append(
             f"| {r.policy} | {r.opponent} | {r.game} | {r.mean:+.3f} {r.unit} | "
-            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}] | {r.hands:,} {counted} |"
+            f"[{r.ci_low:+.3f}, {r.ci_high:+.3f}] | {r.hands:,} {r.counted} |"
         )
     return "\n".join(lines)
 

@@ -45,6 +45,8 @@ import argparse
 import dataclasses
 import json
 import os
+import sys
+from typing import Any
 
 # The numpy runtime's batched inference: on a busy 2-core machine OpenBLAS with two
 # threads was 4x slower than with one (set before numpy is imported).
@@ -89,7 +91,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--seed", type=int_at_least(0), default=0, help="default 0")
     p.add_argument(
-        "--tables", type=int_at_least(1), default=1024, help="tables per round (default 1024)"
+        "--tables",
+        type=int_at_least(1),
+        default=None,
+        help="tables per round (default 1024, fewer when --hands is under one round)",
     )
     p.add_argument("--no-duplicate", action="store_true", help="A in seat 0 only")
     p.add_argument("--round-robin", action="store_true")
@@ -151,14 +156,22 @@ def main(argv: list[str] | None = None) -> int:
         return resolve_policy(name, args.game, opts, seed=seed)
 
     panel = measures = None
+    results: list[Any] = []
     try:
-        pols = {n: resolve(n, args.seed + 17 * k) for k, n in enumerate(args.players)}
+        # A player named twice (a mirror match: the same bot both ways) is told apart.
+        labels = [
+            n if args.players[:k].count(n) == 0 else f"{n}#{args.players[:k].count(n) + 1}"
+            for k, n in enumerate(args.players)
+        ]
+        pols = {
+            label: resolve(n, args.seed + 17 * k)
+            for k, (label, n) in enumerate(zip(labels, args.players, strict=True))
+        }
         names = list(pols)
         if args.round_robin:
             pairs = [(x, y) for i, x in enumerate(names) for y in names[i + 1 :]]
         else:
             pairs = [(names[0], y) for y in names[1:]]
-        results = []
         for x, y in pairs if args.hands > 0 else []:
             r = head_to_head(
                 pols[x],
@@ -212,6 +225,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(line, flush=True)
     except USER_ERRORS as exc:
         return say_error(p.prog, exc)
+    except KeyboardInterrupt:
+        print(f"\n{p.prog}: interrupted", file=sys.stderr)
+        if results:
+            print(results_table(results, title=f"{args.game} head to head (before the interrupt)"))
+        return 130
     if results:
         print()
         print(results_table(results, title=f"{args.game} head to head"))

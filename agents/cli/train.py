@@ -201,10 +201,29 @@ FIELDS = (
 )
 
 
+def _interrupted(out: Path | None) -> int:
+    """Ctrl-C: one line saying where the run stands and how to go on (exit 130)."""
+    from poker_env_agents.training.train import find_checkpoint
+
+    where = ""
+    if out is not None and (out / "config.toml").is_file():
+        ckpt, _ = find_checkpoint(out)
+        where = (
+            f"; its newest checkpoint is at step {ckpt.steps:,}; continue with: "
+            f"poker-train --resume {out}"
+            if ckpt is not None
+            else f"; it has no checkpoint yet: start it again (poker-train --resume {out} "
+            "starts over)"
+        )
+    print(f"\ntrain: interrupted{where}", file=sys.stderr)
+    return 130
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from poker_env_agents.training.train import load_config, train
+    from poker_env_agents.training.train import TrainConfig, load_config, train
 
+    config: TrainConfig | None = None
     try:
         overrides: dict[str, Any] = {f: getattr(args, f) for f in FIELDS}
         if args.game:
@@ -234,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     except FILE_AND_CONFIG_ERRORS as exc:
         return say_error("train", exc)
+    except KeyboardInterrupt:
+        return _interrupted(Path(config.out) if config is not None else None)
     print(f"\nrun folder: {run}")
     print(f"  exported policy: {run / 'policy.npz'}")
     print(f"  TensorBoard:     tensorboard --logdir {run / 'tb'}")

@@ -1062,6 +1062,11 @@ def train(
     out = Path(config.out)
     if out.exists() and not out.is_dir():
         raise ConfigError("out", str(out), "a run folder (new or existing), not a file")
+    # The options' values, checked by the game itself before anything is built (a bad
+    # deck reached a baseline first and came out as a traceback).
+    from poker_env_agents.registry import get_game
+
+    get_game(config.game).make_env(config.options).close()
     if config.warm_start and not resume:
         # A teacher that does not load is refused before the run folder is made.
         from poker_env_agents.registry import resolve_policy

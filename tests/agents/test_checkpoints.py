@@ -601,3 +601,25 @@ def test_progress_bar_counts_to_where_the_run_stops(
     monkeypatch.setattr(ProgressBarCallback, "_on_training_end", record)
     train(_config(tmp_path / "run", timesteps=600), progress_bar=True, evaluate=False)
     assert seen == [(640, 640)]
+
+
+def test_ctrl_c_says_where_the_run_stands_and_how_to_go_on(
+    finished_run: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ctrl-C printed a KeyboardInterrupt traceback and exit status 1 (a play-test).
+    from poker_env_agents.cli import train as cli
+    from poker_env_agents.training import train as training
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "train", interrupted)
+    ckpt, _ = training.find_checkpoint(finished_run)
+    assert ckpt is not None
+    assert cli.main(["--resume", str(finished_run), "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        f"train: interrupted; its newest checkpoint is at step {ckpt.steps:,}; "
+        f"continue with: poker-train --resume {finished_run}"
+    )
+    assert "Traceback" not in err

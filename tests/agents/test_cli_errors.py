@@ -104,6 +104,12 @@ CASES: list[tuple[str, Callable[[list[str]], int], list[str], str]] = [
         "{missing}: no such file",
     ),
     (
+        "bad deck",
+        train.main,
+        ["draw", "--option", "deck=31", "--out", "{dir}/run", "--no-progress"],
+        "bad config: deck=31; allowed: 'standard' or 52, 'short' or 32",
+    ),
+    (
         "out is a file",
         train.main,
         ["draw", "--out", "{file}", "--no-progress"],

@@ -8,7 +8,7 @@ import pytest
 from poker_env.errors import ConfigError
 from poker_env.policy import RandomPolicy
 from poker_env_agents.evaluate import MatchResult, _ratio_interval, head_to_head, results_table
-from poker_env_agents.registry import get_game
+from poker_env_agents.registry import get_game, make_baseline
 
 
 class CallStation:
@@ -292,3 +292,32 @@ def test_a_six_max_panel_of_folders_counts_every_walk() -> None:
     assert {row.hands for row in report.rows} == {16 * 16 * 6}
     assert rows["bot among policies"].mean > 0
     assert rows["policy among bots"].mean < 0
+
+
+def test_a_budget_under_one_round_plays_about_that_many_hands() -> None:
+    # --hands 1000 played a whole round of 1,024 tables: 32,768 hands (a play-test).
+    from poker_env_agents.evaluate import auto_tables
+
+    assert auto_tables(1000, 2) == 32 and auto_tables(10**6, 2) == 1024
+    assert auto_tables(10, 6) == 16  # at least 16 tables for the spread
+    assert auto_tables(2000, 2) * 16 * 2 >= 2000  # one round spends it (62 tables did not)
+    a, b = make_baseline("draw", "random", seed=1), make_baseline("draw", "call", seed=2)
+    r = head_to_head(a, b, game="draw", hands=1000, seed=3)
+    assert (r.tables, r.hands) == (32, 1024)
+    assert head_to_head(a, b, game="draw", hands=1000, seed=3, num_tables=64).hands == 2048
+    assert str(r).endswith("(1,024 hands)")
+
+
+def test_the_command_line_plays_a_mirror_match_and_counts_in_the_units_word(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # "random random" printed nothing (the players were keyed by name); Red Dog's line
+    # said "hands" where its table said "decisions".
+    from poker_env_agents.cli.evaluate import main
+
+    assert main(["draw", "random", "random", "--hands", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "| random | random#2 | draw |" in out and "| 512 hands |" in out
+    assert main(["red-dog", "random", "call", "--hands", "500"]) == 0
+    out = capsys.readouterr().out
+    assert "hands" not in out.split("###")[0] and "decisions)" in out.split("###")[0]

@@ -1107,6 +1107,12 @@ def train(
             reset_num_timesteps=ckpt is None,
             tb_log_name="ppo",
         )
+    else:
+        print(
+            f"The run is at step {start:,}, at or past timesteps={config.timesteps:,}: "
+            "nothing to train (a larger --timesteps trains on); the policy is exported "
+            "and evaluated again."
+        )
     run.save_model(run.dir / "model.zip")
     if ckpt is None or int(run.model.num_timesteps) != ckpt.steps:
         run.checkpoint()

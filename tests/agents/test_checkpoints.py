@@ -623,3 +623,14 @@ def test_ctrl_c_says_where_the_run_stands_and_how_to_go_on(
         f"continue with: poker-train --resume {finished_run}"
     )
     assert "Traceback" not in err
+
+
+def test_a_resume_past_its_timesteps_says_there_is_nothing_to_train(
+    finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = _copy(finished_run, tmp_path / "run")
+    train(_config(run, timesteps=320), resume=True, progress_bar=False, evaluate=False)
+    out = capsys.readouterr().out
+    assert "The run is at step 640, at or past timesteps=320: nothing to train" in out
+    ckpt, _ = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 640

@@ -72,7 +72,9 @@ def _key_value(text: str) -> tuple[str, object]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="poker-evaluate",
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("players", nargs="+", help="two or more players")

@@ -65,7 +65,9 @@ def load_model(path: Path, algo: str) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="poker-export", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     ap.add_argument("model", type=Path, help="the SB3 model zip (model.save(...))")
     ap.add_argument("--env", required=True, help="the Gymnasium id, e.g. poker_env/Holdem-v0")
     ap.add_argument(
@@ -94,17 +96,26 @@ def main(argv: list[str] | None = None) -> int:
     import poker_env  # noqa: F401  (registers the ids)
 
     if not args.model.is_file():
-        print(f"export: no such model file: {args.model}", file=sys.stderr)
+        print(f"{ap.prog}: error: no such model file: {args.model}", file=sys.stderr)
         return 2
     options = dict(args.env_option)
-    try:
-        env = gym.make(args.env, disable_env_checker=True, **options).unwrapped
-    except Exception as exc:  # shown to the user as the reason
-        print(f"export: cannot make {args.env} with {options}: {exc}", file=sys.stderr)
-        return 2
     from poker_env_agents.registry import GAMES, check_run_config
 
+    ours = sorted(k for k in gym.registry if k.startswith("poker_env/"))
+    if args.env not in gym.registry:
+        print(
+            f"{ap.prog}: error: unknown env id {args.env!r}; allowed: {', '.join(ours)}",
+            file=sys.stderr,
+        )
+        return 2
     game = next((g.name for g in GAMES.values() if g.env_id == args.env), None)
+    try:
+        if game is not None:
+            GAMES[game].options(options)  # an unknown option, named with the allowed ones
+        env = gym.make(args.env, disable_env_checker=True, **options).unwrapped
+    except Exception as exc:  # shown to the user as the reason
+        print(f"{ap.prog}: error: cannot make {args.env} with {options}: {exc}", file=sys.stderr)
+        return 2
     try:
         if game is not None:
             # A zip of a training run: its config.toml's game and options must be these.
@@ -125,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             onnx=args.onnx,
         )
     except USER_ERRORS as exc:  # an ExportError is a ValueError
-        return say_error("export", exc)
+        return say_error(ap.prog, exc)
     m = result.manifest
     shape = [m["observation"]["size"]] + [layer["out"] for layer in m["network"]["layers"]]
     acts = [layer["activation"] for layer in m["network"]["layers"]]

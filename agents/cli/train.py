@@ -58,7 +58,9 @@ def _opponents(text: str) -> dict[str, float]:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="poker-train",
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", nargs="?", choices=sorted(GAMES), help="the game (or from --config)")
     p.add_argument(
@@ -93,7 +95,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--snapshot-every", type=int, dest="snapshot_every")
     p.add_argument(
         "--net-arch",
-        type=lambda s: [int(x) for x in s.split(",")],
+        type=_layer_widths,
         dest="net_arch",
         help="hidden sizes, e.g. 128,128",
     )
@@ -201,6 +203,21 @@ FIELDS = (
 )
 
 
+def _layer_widths(text: str) -> list[int]:
+    """``--net-arch 128,128``: the hidden layers' widths (it said "invalid <lambda>
+    value")."""
+    try:
+        widths = [int(x) for x in text.split(",")]
+    except ValueError:
+        widths = []
+    if not widths or min(widths) < 1:
+        raise argparse.ArgumentTypeError(
+            f"the hidden layers' widths, positive integers separated by commas "
+            f"(e.g. 128,128), got {text!r}"
+        )
+    return widths
+
+
 def _interrupted(out: Path | None) -> int:
     """Ctrl-C: one line saying where the run stands and how to go on (exit 130)."""
     from poker_env_agents.training.train import find_checkpoint
@@ -215,7 +232,7 @@ def _interrupted(out: Path | None) -> int:
             else f"; it has no checkpoint yet: start it again (poker-train --resume {out} "
             "starts over)"
         )
-    print(f"\ntrain: interrupted{where}", file=sys.stderr)
+    print(f"\npoker-train: interrupted{where}", file=sys.stderr)
     return 130
 
 
@@ -252,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
             command="python scripts/train.py " + " ".join(sys.argv[1:] if argv is None else argv),
         )
     except FILE_AND_CONFIG_ERRORS as exc:
-        return say_error("train", exc)
+        return say_error("poker-train", exc)
     except KeyboardInterrupt:
         return _interrupted(Path(config.out) if config is not None else None)
     print(f"\nrun folder: {run}")

@@ -46,7 +46,9 @@ def _key_value(text: str) -> tuple[str, Any]:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="poker-train-rllib",
+        description=__doc__.split("\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("game", choices=GAMES)
     p.add_argument(
@@ -142,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg.validate()
     except ConfigError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"poker-train-rllib: error: {exc}", file=sys.stderr)
         return 2
     if args.resume:
         from poker_env_agents.training.rllib import find_rllib_checkpoint
@@ -150,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             find_rllib_checkpoint(args.resume)
         except FileNotFoundError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"poker-train-rllib: error: {exc}", file=sys.stderr)
             return 2
     import ray
 
@@ -162,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = train(cfg, resume=args.resume)
     except (ConfigError, FileNotFoundError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"poker-train-rllib: error: {exc}", file=sys.stderr)
         return 2
     finally:
         ray.shutdown()

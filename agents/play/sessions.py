@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from poker_env.errors import ConfigError
+from poker_env.games.draw import DrawConfig
+from poker_env.games.holdem import HoldemConfig
+from poker_env.games.red_dog import RedDogConfig
 from poker_env_agents.opponent import shipped_problem
 from poker_env_agents.play.common import GAME_NAMES, Session, parse_save
 from poker_env_agents.play.draw import DrawSession
@@ -12,6 +15,8 @@ from poker_env_agents.play.holdem import HoldemSession
 from poker_env_agents.play.red_dog import RedDogSession
 
 __all__ = [
+    "GAME_TITLES",
+    "MIN_MONEY",
     "SESSIONS",
     "TABLE_CHOICES",
     "load_session",
@@ -19,6 +24,16 @@ __all__ = [
     "trained_summary",
     "trained_tables",
 ]
+
+#: The least starting money of each game: the draw's ante, one chip more than
+#: Hold'em's big blind, one more than Red Dog's ante (with less no hand is played).
+MIN_MONEY = {
+    "draw": DrawConfig().ante,
+    "holdem": HoldemConfig().base + 1,
+    "reddog": RedDogConfig().ante + 1,
+}
+#: The games' names in a sentence.
+GAME_TITLES = {"draw": "five-card draw", "holdem": "Texas Hold'em", "reddog": "Red Dog"}
 
 SESSIONS: dict[str, type[DrawSession] | type[RedDogSession] | type[HoldemSession]] = {
     "draw": DrawSession,

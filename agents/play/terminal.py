@@ -40,7 +40,13 @@ from poker_env_agents.play.common import (
     Session,
     parse_save,
 )
-from poker_env_agents.play.sessions import load_session, new_session, trained_summary
+from poker_env_agents.play.sessions import (
+    GAME_TITLES,
+    MIN_MONEY,
+    load_session,
+    new_session,
+    trained_summary,
+)
 from poker_env_agents.runtime import PolicyFileError
 
 __all__ = ["main", "play", "render_pause", "render_screen"]
@@ -729,6 +735,14 @@ def main(
             seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
             opts: dict[str, Any] = {"opponent": args.opponent, "seed": seed}
             if args.money is not None:
+                low = MIN_MONEY[args.game]
+                if args.money < low:
+                    raise ConfigError(
+                        "--money",
+                        args.money,
+                        f"at least {low} in {GAME_TITLES[args.game]} (with less no hand "
+                        "can be played)",
+                    )
                 opts["money"] = args.money
             if args.game == "draw":
                 opts.update(deck=args.deck, items=args.items)

@@ -619,7 +619,7 @@ def test_ctrl_c_says_where_the_run_stands_and_how_to_go_on(
     assert cli.main(["--resume", str(finished_run), "--no-progress"]) == 130
     err = capsys.readouterr().err
     assert err.strip() == (
-        f"train: interrupted; its newest checkpoint is at step {ckpt.steps:,}; "
+        f"poker-train: interrupted; its newest checkpoint is at step {ckpt.steps:,}; "
         f"continue with: poker-train --resume {finished_run}"
     )
     assert "Traceback" not in err

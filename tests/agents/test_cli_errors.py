@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from poker_env_agents.cli import evaluate, exploit, train, train_rllib
+from poker_env_agents.cli import evaluate, exploit, export, train, train_rllib
 from poker_env_agents.play import terminal
 from poker_env_agents.play.web import app
 
@@ -108,6 +108,38 @@ CASES: list[tuple[str, Callable[[list[str]], int], list[str], str]] = [
         train.main,
         ["draw", "--option", "deck=31", "--out", "{dir}/run", "--no-progress"],
         "bad config: deck=31; allowed: 'standard' or 52, 'short' or 32",
+    ),
+    (
+        "net arch",
+        train.main,
+        ["draw", "--net-arch", "abc", "--out", "{dir}/run"],
+        "--net-arch: the hidden layers' widths, positive integers separated by commas",
+    ),
+    (
+        "export env id",
+        export.main,
+        ["{file}", "--env", "FiveCardDraw", "--out", "{dir}/run"],
+        "poker-export: error: unknown env id 'FiveCardDraw'; allowed: poker_env/DrawMatch-v0,",
+    ),
+    (
+        "export option",
+        export.main,
+        [
+            "{file}",
+            "--env",
+            "poker_env/FiveCardDraw-v0",
+            "--env-option",
+            "bogus=1",
+            "--out",
+            "{dir}/run",
+        ],
+        "draw option='bogus'; allowed: one of ['deck']",
+    ),
+    (
+        "play money",
+        terminal.main,
+        ["holdem", "--money", "2", "--save", "{dir}/run"],
+        "--money=2; allowed: at least 3 in Texas Hold'em",
     ),
     (
         "out is a file",

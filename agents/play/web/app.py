@@ -82,12 +82,11 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from poker_env.errors import ConfigError
-from poker_env.games.draw import DrawConfig
-from poker_env.games.holdem import HoldemConfig
-from poker_env.games.red_dog import RedDogConfig
 from poker_env_agents.assets import package_dir
 from poker_env_agents.play.common import GAME_NAMES, InputError, SaveFileError, Session
 from poker_env_agents.play.sessions import (
+    GAME_TITLES,
+    MIN_MONEY,
     TABLE_CHOICES,
     load_session,
     new_session,
@@ -108,15 +107,7 @@ LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 #: A game not played for this long may be evicted when the store is full (seconds).
 IDLE_AFTER = 3600.0
 _CREATE_KEYS = {"game", "opponent", "deck", "players", "seed", "money", "items"}
-#: The least starting money of each game: the draw's ante, one chip more than
-#: Hold'em's big blind, one more than Red Dog's ante (with less no hand is played).
-MIN_MONEY = {
-    "draw": DrawConfig().ante,
-    "holdem": HoldemConfig().base + 1,
-    "reddog": RedDogConfig().ante + 1,
-}
 MAX_MONEY = 10**9
-_TITLES = {"draw": "five-card draw", "holdem": "Texas Hold'em", "reddog": "Red Dog"}
 _ACT_KEYS = {"button", "amount", "cards", "turn"}
 
 EXPIRED_PAGE = """<!doctype html>
@@ -464,7 +455,7 @@ def _create_options(data: dict[str, Any]) -> tuple[str, dict[str, Any]]:
             raise RequestError(
                 400,
                 f"starting money must be a whole number from {low} to {MAX_MONEY:,} in "
-                f"{_TITLES[str(game)]} (with less no hand can be played), not {money!r}",
+                f"{GAME_TITLES[str(game)]} (with less no hand can be played), not {money!r}",
             )
         opts["money"] = money
     if game == "draw":

@@ -119,8 +119,13 @@ class HoldemSession(Session):
         out = []
         if la.can_fold:
             out.append(Button("FOLD", "f", "FOLD"))
+        # A call that takes every chip left is the all-in: one button, said so (both
+        # were offered, "CALL 8" and "ALL-IN (to 8)", found by a play-test).
+        calls_all = la.call_amount > 0 and la.call_amount >= g.stacks()[self.seat]
         if la.call_amount:
-            out.append(Button("CALL", "c", f"CALL {la.call_amount}"))
+            out.append(
+                Button("CALL", "c", f"CALL {la.call_amount}" + (" (all-in)" if calls_all else ""))
+            )
         else:
             out.append(Button("CHECK", "c", "CHECK"))
         if la.min_raise_to is not None:
@@ -135,7 +140,7 @@ class HoldemSession(Session):
                     "the chips to bet" if opening else "raise to: your whole bet in this round",
                 )
             )
-        if la.can_all_in and not la.all_in_is_call:
+        if la.can_all_in and not la.all_in_is_call and not calls_all:
             out.append(Button("ALL_IN", "a", f"ALL-IN (to {la.all_in_to})"))
         return tuple(out)
 

@@ -465,3 +465,28 @@ def test_a_showdowns_record_holds_her_wardrobe_as_the_hand_left_it() -> None:
     assert _states(s.view()["wardrobe"]) == {"hat": "lost", "scarf": "worn"}
     assert _states(sd["wardrobe"]) == {"hat": "lost", "scarf": "lost"}
     assert [w["bought_back"] for w in sd["wardrobe"]] == [False, False]
+
+
+def test_holdem_offers_one_button_where_the_call_takes_every_chip() -> None:
+    # "CALL 8" and "ALL-IN (to 8)" were both offered, the same play (a play-test).
+    rng = np.random.default_rng(0)
+    seen = 0
+    for seed in range(120):
+        s = new_session(
+            "holdem", players=int(rng.integers(2, 7)), seed=seed, money=int(rng.integers(3, 60))
+        )
+        for _ in range(300):
+            if s.is_over:
+                break
+            buttons = s.buttons()
+            names = [b.name for b in buttons]
+            if "CALL" in names:
+                call = next(b for b in buttons if b.name == "CALL")
+                takes_all = s.g.legal_actions().call_amount >= s.g.stacks()[s.seat]
+                if takes_all:
+                    assert "ALL_IN" not in names, names
+                assert call.label.endswith("(all-in)") is takes_all, call.label
+                seen += takes_all
+            b = buttons[int(rng.integers(len(buttons)))]
+            s.act(b.name, b.min_amount if b.takes_amount else None)
+    assert seen >= 10

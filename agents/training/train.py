@@ -948,8 +948,13 @@ def _progress_bar() -> Any:
     """SB3's progress bar, counting to where the run stops: PPO collects whole
     rollouts (``n_steps`` a table) and stops after the first that reaches the budget,
     so SB3's own bar ended past its total ("2,048/2,000")."""
+    import warnings
+
     from stable_baselines3.common.callbacks import ProgressBarCallback
+    from tqdm import TqdmExperimentalWarning
     from tqdm.rich import tqdm  # (SB3's own bar)
+
+    warnings.filterwarnings("ignore", category=TqdmExperimentalWarning)  # as SB3 does
 
     class _WholeRollouts(ProgressBarCallback):
         def _on_training_start(self) -> None:

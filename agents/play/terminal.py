@@ -97,17 +97,43 @@ def _cards(
     return t
 
 
-def _keys_line(keys: Sequence[tuple[str, str]]) -> Text:
+class _Keys:
+    """``[key] what`` items, as many on a line as the width holds, each kept whole (rich
+    wrapped "[?] help" between its key and its word at 80 columns)."""
+
+    GAP = 3
+
+    def __init__(self, items: Sequence[Text]) -> None:
+        self.items = list(items)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        line = Text()
+        for item in self.items:
+            if line.cell_len and line.cell_len + self.GAP + item.cell_len > width:
+                yield line
+                line = Text()
+            if line.cell_len:
+                line.append(" " * self.GAP)
+            line.append_text(item)
+        yield line  # (an item wider than the screen is left to rich to fold)
+
+    def __str__(self) -> str:
+        return (" " * self.GAP).join(item.plain for item in self.items)
+
+
+def _keys_line(keys: Sequence[tuple[str, str]]) -> _Keys:
     """``[key] what`` for each pair, then the keys every screen has (q, ?)."""
-    t = Text()
+    items = []
     for key, what in [*keys, ("q", "save and quit"), ("?", "help")]:
+        t = Text()
         t.append(f"[{key}]", style="bold cyan")
-        t.append(f" {what}   ")
-    t.rstrip()
-    return t
+        t.append(f" {what}")
+        items.append(t)
+    return _Keys(items)
 
 
-def _buttons_line(buttons: Sequence[Button]) -> Text:
+def _buttons_line(buttons: Sequence[Button]) -> _Keys:
     return _keys_line([(b.key, b.describe()) for b in buttons])
 
 

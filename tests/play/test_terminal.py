@@ -579,3 +579,16 @@ def test_a_new_game_never_overwrites_an_unfinished_save(tmp_path: Path) -> None:
     done.write_text(finished.to_json())
     code, _ = _run(["draw", "--seed", "3"], ["q"], done)
     assert code == 0 and load_session(done.read_text()).seed == 3
+
+
+def test_the_keys_line_never_splits_a_key_from_its_word(tmp_path: Path) -> None:
+    # At 80 columns rich wrapped "[?] help" between the key and the word (a play-test).
+    import re
+
+    for width in (50, 64, 80, 100):
+        code, out = _run(["holdem", "--seed", "3"], ["q"], tmp_path / f"{width}.json", width)
+        assert code == 0
+        lines = out.splitlines()
+        assert not [ln for ln in lines if re.search(r"\[[a-z?]\]\s*$", ln)], (width, out)
+        assert any("[q] save and quit" in ln for ln in lines)
+        assert any(ln.startswith("[?] help") or "   [?] help" in ln for ln in lines)

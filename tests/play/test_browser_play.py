@@ -642,3 +642,21 @@ def test_the_start_page_asks_each_games_least_money_and_says_the_seed_as_typed(
     assert page.url.rstrip("/") == server
     assert page.errors == []
     page.close()
+
+
+def test_red_dog_keeps_your_own_last_bet_in_view(browser: Any, server: str) -> None:
+    # Your bet's result left the table at once (the other seats' deals follow it) and
+    # "Last hand" showed whoever bet last (a play-test): it shows your latest bet.
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    gid = _start(page, server, game="reddog", players="4", seed="3")
+    expect(page.locator("#last-hand-title")).to_have_text("Your last bet")
+    page.fill("#amount", "1")
+    assert _click(page, "#btn-BET").ok
+    view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
+    mine = [r for r in view["results"] if r["seat"] == 0]
+    assert mine and view["results"][-1]["seat"] != 0  # others bet after you
+    expect(page.locator("#last-hand .result-text")).to_have_text(mine[-1]["text"])
+    assert page.errors == []
+    page.close()

@@ -378,7 +378,12 @@
     }
     const last = $("last-hand");
     last.replaceChildren();
-    const r = view.results.length ? view.results[view.results.length - 1] : null;
+    // Red Dog: your own latest bet (the other seats' deals follow it at once, and the
+    // table then shows the next deal's cards), not whoever bet last.
+    const reddog = view.game === "reddog";
+    $("last-hand-title").textContent = reddog ? "Your last bet" : "Last hand";
+    const pool = reddog ? view.results.filter((x) => x.seat === 0) : view.results;
+    const r = pool.length ? pool[pool.length - 1] : null;
     if (!r) { last.textContent = "-"; return; }
     if (view.game === "draw" && r.hands) {
       for (const who of ["you", "she"]) {

@@ -142,6 +142,12 @@ CASES: list[tuple[str, Callable[[list[str]], int], list[str], str]] = [
         "--money=2; allowed: at least 3 in Texas Hold'em",
     ),
     (
+        "lbr six seats",
+        exploit.main,
+        ["lbr", "shipped:holdem_6max", "--hands", "10"],
+        "LBR measures heads-up Hold'em (num_players=2) only, and shipped:holdem_6max is not",
+    ),
+    (
         "out is a file",
         train.main,
         ["draw", "--out", "{file}", "--no-progress"],

@@ -85,6 +85,8 @@ class DrawSession(Session):
     """
 
     game = "draw"
+    #: The latest bet or raise not yet called: (its seat, its amount) (see _log_record).
+    _uncalled: tuple[int, int] | None = None
     seat = HUMAN
 
     def __init__(
@@ -328,6 +330,11 @@ class DrawSession(Session):
         a = rec.action
         text = ""
         # Sentences, with the seed's button name in brackets.
+        # The latest bet or raise not yet called: a drop leaves it in the pot it wins.
+        if a in (DrawAction.BET, DrawAction.RAISE):
+            self._uncalled = (rec.seat, rec.amount)
+        elif a != DrawAction.DROP:
+            self._uncalled = None
         if a == DrawAction.BET:
             text = f"{who} bet{es} {rec.amount} (BET)."
         elif a == DrawAction.RAISE:
@@ -380,10 +387,17 @@ class DrawSession(Session):
                 # RULES.md §1: a tie leaves the whole pot for the next hand.
                 lines.append(f"A tie: the pot of {o.pot} stays for the next hand.")
         elif o.how == "drop":
+            # RULES.md §1: the pot, the winner's own uncalled bet in it, goes to the
+            # winner; said, so that "the pot of 320" after a bet of 310 reads right.
+            own = ""
+            if self._uncalled is not None and self._uncalled[0] == o.winner:
+                whose = "your" if o.winner == HUMAN else "her"
+                own = f" ({self._uncalled[1]} of it {whose} own bet, not called)"
             lines.append(
                 f"{_WHO[1 - o.winner]} dropped: {_WHO[o.winner].lower()} win"
-                f"{'' if o.winner == HUMAN else 's'} the pot of {o.pot}."
+                f"{'' if o.winner == HUMAN else 's'} the pot of {o.pot}{own}."
             )
+            self._uncalled = None
         elif o.how == "showdown":
             why = f" ({decided})" if decided else ""
             lines.append(

@@ -235,3 +235,21 @@ def test_red_dog_final_text_reads_as_a_sentence(
     session = new_session("reddog", players=3, seed=1)
     session.g = SimpleNamespace(winners=winners, chips=chips)  # type: ignore[attr-defined]
     assert session.final_text() == text  # type: ignore[attr-defined]
+
+
+def test_a_drop_says_how_much_of_the_pot_was_the_winners_own_uncalled_bet() -> None:
+    # "You bet 310. She drops. ... you win the pot of 320" read as if 320 were won from
+    # her (a play-test); RULES.md §1: the pot, the uncalled bet in it, goes to the winner.
+    s = new_session("draw", seed=0)
+    s.act("BET", 300)
+    texts = [e["text"] for e in s.view()["events"]]
+    assert "You bet 300 (BET)." in texts and "She drops (DROP)." in texts
+    assert "She dropped: you win the pot of 310 (300 of it your own bet, not called)." in texts
+    s = new_session("draw", seed=1)
+    s.act("STAY")
+    s.act("DROP")
+    texts = [e["text"] for e in s.view()["events"]]
+    assert "She bets 10 (BET)." in texts
+    assert "You dropped: she wins the pot of 20 (10 of it her own bet, not called)." in texts
+    # A loaded save says the same (the log is replayed).
+    assert load_session(s.to_json()).view()["events"] == s.view()["events"]

@@ -1106,12 +1106,19 @@ def train(
     )
     left = config.timesteps - start
     if left > 0:
-        run.model.learn(
-            left,
-            callback=[_callback(run), _progress_bar()] if progress_bar else _callback(run),
-            reset_num_timesteps=ckpt is None,
-            tb_log_name="ppo",
-        )
+        bar = _progress_bar() if progress_bar else None
+        try:
+            run.model.learn(
+                left,
+                callback=[_callback(run), bar] if bar is not None else _callback(run),
+                reset_num_timesteps=ckpt is None,
+                tb_log_name="ppo",
+            )
+        finally:
+            if bar is not None and hasattr(bar, "pbar"):
+                # Closed on Ctrl-C too: a live bar's display thread otherwise failed
+                # at the interpreter's exit ("sys.meta_path is None").
+                bar.pbar.close()
     else:
         print(
             f"The run is at step {start:,}, at or past timesteps={config.timesteps:,}: "

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -181,6 +181,7 @@ def head_to_head(
     duplicate: bool = True,
     target_width: float | None = None,
     names: tuple[str, str] = ("A", "B"),
+    progress: Callable[[int, int], None] | None = None,
 ) -> MatchResult:
     """Play ``a`` against ``b`` and return A's mean per hand with a 95% interval.
 
@@ -197,6 +198,7 @@ def head_to_head(
         target_width: stop once the interval's full width is below this (in the
             reported unit); None: play the whole budget.
         names: how A and B are named in the result.
+        progress: called after each round with (units played, ``hands``).
     """
     spec = get_game(game)
     opts = spec.options(options)
@@ -234,6 +236,8 @@ def head_to_head(
         counts.append(cnt)
         played += int(cnt.sum())
         r += 1
+        if progress is not None:
+            progress(played, hands)
         mean, half = _ratio_interval(np.concatenate(sums), np.concatenate(counts))
         if played >= hands or (target_width is not None and 2 * half * scale < target_width):
             break

@@ -46,6 +46,7 @@ import dataclasses
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 # The numpy runtime's batched inference: on a busy 2-core machine OpenBLAS with two
@@ -68,6 +69,23 @@ def _key_value(text: str) -> tuple[str, object]:
         return parse_option(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _progress(label: str) -> Callable[[int, int], None] | None:
+    """A match's count after each round, on one line of a terminal's stderr (a large
+    match ran for minutes without a word); nothing where stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(played: int, hands: int) -> None:
+        print(f"\r  {label}: {played:,} of {hands:,} played", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+def _progress_done() -> None:
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr, flush=True)  # the line cleared
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,7 +204,9 @@ def main(argv: list[str] | None = None) -> int:
                 duplicate=not args.no_duplicate,
                 target_width=args.target_width,
                 names=(x, y),
+                progress=_progress(f"{x} vs {y}"),
             )
+            _progress_done()
             print(r, flush=True)
             results.append(r)
         value = discards = None

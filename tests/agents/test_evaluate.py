@@ -321,3 +321,19 @@ def test_the_command_line_plays_a_mirror_match_and_counts_in_the_units_word(
     assert main(["red-dog", "random", "call", "--hands", "500"]) == 0
     out = capsys.readouterr().out
     assert "hands" not in out.split("###")[0] and "decisions)" in out.split("###")[0]
+
+
+def test_progress_is_reported_after_each_round_up_to_the_count_played() -> None:
+    a, b = make_baseline("draw", "random", seed=1), make_baseline("draw", "call", seed=2)
+    seen: list[tuple[int, int]] = []
+    r = head_to_head(
+        a,
+        b,
+        game="draw",
+        hands=3000,
+        seed=3,
+        num_tables=16,
+        progress=lambda p, h: seen.append((p, h)),
+    )
+    assert [h for _, h in seen] == [3000] * len(seen) and len(seen) == 6  # 512 a round
+    assert [p for p, _ in seen] == sorted(p for p, _ in seen) and seen[-1][0] == r.hands

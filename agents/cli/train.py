@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     except FILE_AND_CONFIG_ERRORS as exc:
         return say_error("poker-train", exc)
     except KeyboardInterrupt:
-        return _interrupted(Path(config.out) if config is not None else None)
+        return _interrupted(config.run_dir() if config is not None else None)
     print(f"\nrun folder: {run}")
     print(f"  exported policy: {run / 'policy.npz'}")
     print(f"  TensorBoard:     tensorboard --logdir {run / 'tb'}")

@@ -597,8 +597,13 @@ def play(
     save_path: Path,
     stdin: IO[str] | None = None,
     console: Console | None = None,
+    resumed: bool | None = None,
 ) -> int:
     """Play ``session`` at the terminal until it ends or the person quits (then save).
+
+    ``resumed``: the game was resumed from ``save_path`` (its file then keeps the
+    finished game; a new game's file is removed at its end). None: whether
+    ``save_path`` exists now.
 
     Returns the exit status (0).
     """
@@ -609,7 +614,7 @@ def play(
     # The game is saved after every action, so that a kill (SIGTERM, a closed
     # terminal) loses nothing; a finished game leaves no save behind unless it was
     # resumed from one.
-    existed = save_path.exists()
+    existed = save_path.exists() if resumed is None else resumed
     # At a terminal, a hand that ends in a showdown stays on the screen until the
     # person goes on (as the browser's pause); piped input reads no such line.
     try:
@@ -784,7 +789,8 @@ def main(
         return 2
     if args.game not in GAME_NAMES:  # pragma: no cover - argparse's choices
         return 2
-    return play(session, save, stdin, console)
+    resumed = resuming is not None and save.resolve() == resuming.resolve()
+    return play(session, save, stdin, console, resumed=resumed)
 
 
 if __name__ == "__main__":  # pragma: no cover

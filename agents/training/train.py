@@ -1064,7 +1064,7 @@ def train(
     is the policy that opponent kind ``fixed`` plays (instead of
     ``config.fixed_opponent``'s name; a resumed run needs it again).
     """
-    out = Path(config.out)
+    out = config.run_dir()
     if out.exists() and not out.is_dir():
         raise ConfigError("out", str(out), "a run folder (new or existing), not a file")
     # The options' values, checked by the game itself before anything is built (a bad

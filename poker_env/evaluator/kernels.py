@@ -520,15 +520,19 @@ def _blocks(
     check: bool,
 ) -> int:
     # At least LANES rows. Blocks of 16 from `start`; the last block ends at `stop`,
-    # overlapping the one before it (its rows' words are simply written again).
+    # overlapping the one before it (its rows' words are simply written again). Wide
+    # rows: the second block starts `peel` rows on, where a row starts a 64-byte line,
+    # overlapping the first one as the last one does, and every block after it reads
+    # whole lines (chunks of 4,096 such rows are whole lines too).
     # `check` is a literal (one copy each in _vector_rows / _vector_rows_checked); the
     # card count is one of three literals, tested once a block (predicted every time).
     k = hands.shape[1]
     rank_keys = _rank_keys(pairs)
     min_card = _min_card(pairs)
+    peel = _aligning_rows(hands, start, stop)
     chunk = start
     while chunk <= stop - LANES:
-        chunk_end = min(chunk + SIMD_CHUNK_ROWS, stop)
+        chunk_end = min(chunk + peel + SIMD_CHUNK_ROWS, stop)
         if stop - chunk_end < LANES:
             chunk_end = stop  # the rest is under a block: this chunk takes it
         ranked = chunk  # out[chunk:ranked] holds ranks, out[ranked:row] words
@@ -554,7 +558,11 @@ def _blocks(
                 if first >= 0:
                     return first
                 ranked = block + LANES
-            row += LANES
+            if peel:
+                row = chunk + peel  # (after the first block only)
+                peel = 0
+            else:
+                row += LANES
         _ranks_from_words(out, ranked, chunk_end, h)
         chunk = chunk_end
     return -1
@@ -562,10 +570,10 @@ def _blocks(
 
 @njit(inline="always", _nrt=False)
 def _aligning_rows(hands: NDArray[np.integer], start: int, stop: int) -> int:
-    # Rows (0..15) to rank one by one so that the vector blocks from there start on a
-    # 64-byte line: for rows of 4 or 8 bytes a card, 16 rows are whole lines, so every
-    # block then reads whole lines, where numpy's large arrays start 16 bytes into one
-    # (a 64-byte load across two lines costs about twice one).
+    # Rows (0..15) from `start` to a row that starts a 64-byte line: for rows of 4 or 8
+    # bytes a card, 16 rows are whole lines, so every block from there reads whole
+    # lines, where numpy's large arrays start 16 bytes into one (a 64-byte load across
+    # two lines costs about 1.5x one, measured in docs/evaluator.md).
     if _is_one_byte(hands) or hands.itemsize < 4 or stop - start < 2 * LANES:
         return 0
     row_bytes = hands.shape[1] * hands.itemsize
@@ -586,10 +594,7 @@ def _vector_rows(
     out: NDArray[np.int32],
 ) -> None:
     """Rows ``start..stop-1`` (at least LANES) by the vector pass, unchecked."""
-    peel = _aligning_rows(hands, start, stop)
-    if peel:
-        _loop(hands, start, start + peel, pairs, h, out, False)
-    _blocks(hands, start + peel, stop, pairs, h, out, False)
+    _blocks(hands, start, stop, pairs, h, out, False)
 
 
 @njit(cache=True, _nrt=False)
@@ -602,12 +607,7 @@ def _vector_rows_checked(
     out: NDArray[np.int32],
 ) -> int:
     """As :func:`_vector_rows`, checking: the first bad row, or -1."""
-    peel = _aligning_rows(hands, start, stop)
-    if peel:
-        first = int(_loop(hands, start, start + peel, pairs, h, out, True))
-        if first >= 0:
-            return first
-    return int(_blocks(hands, start + peel, stop, pairs, h, out, True))
+    return int(_blocks(hands, start, stop, pairs, h, out, True))
 
 
 #: Whether the batch kernels take the vector pass (a constant of their compiled code).

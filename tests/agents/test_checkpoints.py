@@ -625,6 +625,28 @@ def test_ctrl_c_says_where_the_run_stands_and_how_to_go_on(
     assert "Traceback" not in err
 
 
+def test_ctrl_c_names_the_default_run_folder_too(
+    finished_run: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Without --out the run goes to runs/<game>-seed<seed>; Ctrl-C named nothing (it
+    # looked for ./config.toml: a review).
+    from poker_env_agents.cli import train as cli
+    from poker_env_agents.training import train as training
+
+    def interrupted(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "train", interrupted)
+    monkeypatch.chdir(tmp_path)
+    _copy(finished_run, tmp_path / "runs" / "red-dog-seed0")
+    assert cli.main(["red-dog", "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert err.strip().endswith("continue with: poker-train --resume runs/red-dog-seed0"), err
+
+
 def test_a_resume_past_its_timesteps_says_there_is_nothing_to_train(
     finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -145,7 +145,8 @@ CASES: list[tuple[str, Callable[[list[str]], int], list[str], str]] = [
         "lbr six seats",
         exploit.main,
         ["lbr", "shipped:holdem_6max", "--hands", "10"],
-        "LBR measures heads-up Hold'em (num_players=2) only, and shipped:holdem_6max is not",
+        "LBR measures heads-up Hold'em (num_players=2) only, and shipped:holdem_6max is a "
+        "6-seat Hold'em policy",
     ),
     (
         "out is a file",

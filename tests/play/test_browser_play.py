@@ -660,3 +660,36 @@ def test_red_dog_keeps_your_own_last_bet_in_view(browser: Any, server: str) -> N
     expect(page.locator("#last-hand .result-text")).to_have_text(mine[-1]["text"])
     assert page.errors == []
     page.close()
+
+
+def test_a_second_enter_on_the_showdown_pause_plays_nothing(browser: Any, server: str) -> None:
+    """The focus comes back to a button after the pause: a second Enter (a double tap,
+    a key held) played the next hand's first button blind (a review). The next hand's
+    buttons wait as after a play; a focused link does not turn the game's keys off."""
+    from playwright.sync_api import expect
+
+    page = _page(browser)
+    _start(page, server, seed="2")
+    for _ in range(2):  # to the draw, then stand pat: the showdown of hand 1
+        page.locator("#btn-DRAW:enabled").wait_for()
+        page.focus("#btn-DRAW")
+        with page.expect_response(lambda r: r.url.endswith("/act")):
+            page.keyboard.press("Enter")
+        page.locator("body[aria-busy=false]").wait_for(state="attached")
+    expect(page.locator("#showdown")).to_be_visible()
+    sent = _acts(page)
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(700)
+    expect(page.locator("#showdown")).to_be_hidden()
+    assert sent == []
+    # A link with the focus: its Enter is its own, the game's letters still play.
+    view = page.request.get(page.url.replace("/game/", "/api/games/")).json()["view"]
+    key = next(b["key"] for b in view["buttons"] if b["min"] is None)  # no amount asked
+    page.locator("body[aria-busy=false]").wait_for(state="attached")
+    page.focus("a.new-game")
+    with page.expect_response(lambda r: r.url.endswith("/act")):
+        page.keyboard.press(key)
+    assert len(sent) == 1
+    assert page.errors == []
+    page.close()

@@ -579,6 +579,12 @@ def test_a_new_game_never_overwrites_an_unfinished_save(tmp_path: Path) -> None:
     done.write_text(finished.to_json())
     code, _ = _run(["draw", "--seed", "3"], ["q"], done)
     assert code == 0 and load_session(done.read_text()).seed == 3
+    # A new game played to its end over a finished game's file leaves no save (only a
+    # game resumed from its file keeps it at the end).
+    done.write_text(finished.to_json())
+    lines = _lines_for("draw", {"seed": 27, "money": 50, "items": 1}, _pressure)
+    code, out = _run(["draw", "--seed", "27", "--money", "50", "--items", "1"], lines, done)
+    assert code == 0 and "won the match" in out and not done.exists()
 
 
 def test_the_keys_line_never_splits_a_key_from_its_word(tmp_path: Path) -> None:

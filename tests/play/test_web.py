@@ -305,6 +305,9 @@ def test_starlettes_own_refusals_answer_json_too(tmp_path: Path) -> None:
         ("", None),
         (None, None),
         ("[::1", None),
+        ("[::1]evil", None),
+        ("[::1].x:80", None),
+        ("localhost:80x", None),
     ],
 )
 def test_the_host_name_is_read_without_its_port(header: str | None, name: str | None) -> None:

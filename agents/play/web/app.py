@@ -149,8 +149,14 @@ def host_name(header: str | None) -> str | None:
     raw = header.strip().lower()
     if raw.startswith("["):
         end = raw.find("]")
-        return raw[: end + 1] if end > 0 else None
-    return raw.rsplit(":", 1)[0] if raw.count(":") == 1 else raw
+        rest = raw[end + 1 :] if end > 0 else ""
+        if end < 0 or not (rest == "" or re.fullmatch(r":[0-9]{1,5}", rest)):
+            return None  # "[::1]evil", "[::1" : not a host and port
+        return raw[: end + 1]
+    if raw.count(":") == 1:
+        name, port = raw.split(":")
+        return name if re.fullmatch(r"[0-9]{1,5}", port) else None
+    return raw
 
 
 class _HostCheck:

@@ -51,7 +51,23 @@
   function nextHand() {
     if (!pausing()) return;
     sessionStorage.setItem(DISMISSED, String(view.showdown.hand));
+    // The next hand's table is new to the person: its buttons wait as after a play (a
+    // second Enter pressed on the pause played that table's first button blind).
+    settle();
     render(false);
+  }
+
+  // The buttons off for SETTLE_MS from now; a newer table's wait replaces an older one.
+  let settleTimer = null;
+  function settle() {
+    settling = true;
+    if (settleTimer !== null) clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      settleTimer = null;
+      settling = false;
+      renderButtons();
+      restoreFocus();
+    }, SETTLE_MS);
   }
 
   function el(tag, cls, text) {
@@ -452,9 +468,8 @@
     view = data.view;
     turn = typeof data.turn === "number" ? data.turn : null;
     restoreMarked();
-    settling = true;
+    settle();
     render(fresh);
-    setTimeout(() => { settling = false; renderButtons(); restoreFocus(); }, SETTLE_MS);
   }
 
   async function act(name) {
@@ -521,7 +536,8 @@
 
   document.addEventListener("keydown", (ev) => {
     if (!view || ev.target instanceof HTMLInputElement || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.target instanceof HTMLAnchorElement) return;  // a focused link opens as links do
+    // A focused link opens as links do (Enter); the game's other keys still work.
+    if (ev.target instanceof HTMLAnchorElement && (ev.key === "Enter" || ev.key === " ")) return;
     if (pausing()) {
       if (ev.key === "n" || ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); nextHand(); }
       return;

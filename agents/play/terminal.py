@@ -400,19 +400,26 @@ def _draw_table(view: dict[str, Any], fancy: bool, marked: frozenset[int]) -> Re
 def _players_table(view: dict[str, Any], fancy: bool) -> RenderableType:
     grid = Table.grid(padding=(0, 2))
     holdem = view["game"] == "holdem"
+    # Columns as wide as the largest count, with thousands separators (stacks of 1e12
+    # pushed the columns out of line).
+    cw = max(5, *(len(f"{p['chips']:,}") for p in view["players"]))
+    bw = max(4, *(len(f"{p.get('bet', 0):,}") for p in view["players"]))
     for p in view["players"]:
         mark = ">" if p["to_act"] else " "
         name = Text(f"{mark} {p['name']}", style="bold green" if p["seat"] == 0 else "bold")
         if holdem:
-            state = "" if p["in_hand"] else ("out" if not p["seated"] else "-")
-            info = f"chips {p['chips']:>5}   bet {p['bet']:>4}   {' '.join(p['roles'])} {state}"
+            state = "" if p["in_hand"] else ("out" if not p["seated"] else "folded")
+            info = (
+                f"chips {p['chips']:>{cw},}   bet {p['bet']:>{bw},}   "
+                f"{' '.join(p['roles'])} {state}"
+            )
         else:
             state = "dealer" if p["dealer"] else ""
             if not p["seated"]:
                 state = "left"
             elif p["has_bet"]:
                 state += " has bet"
-            info = f"chips {p['chips']:>5}   {state}"
+            info = f"chips {p['chips']:>{cw},}   {state}"
         grid.add_row(name, Text(info))
     grid.add_row(Text(""), Text(""))
     grid.add_row(Text("POT", style="bold yellow"), Text(str(view["pot"]), style="bold yellow"))

@@ -598,3 +598,32 @@ def test_the_keys_line_never_splits_a_key_from_its_word(tmp_path: Path) -> None:
         assert not [ln for ln in lines if re.search(r"\[[a-z?]\]\s*$", ln)], (width, out)
         assert any("[q] save and quit" in ln for ln in lines)
         assert any(ln.startswith("[?] help") or "   [?] help" in ln for ln in lines)
+
+
+def test_large_stacks_keep_their_columns_and_a_folded_seat_says_so() -> None:
+    # 1e12-chip stacks pushed the columns out of line, without separators; a folded
+    # seat showed a bare "-" (a play-test).
+    from poker_env_agents.play.terminal import _players_table
+
+    def seat(q: int, chips: int, bet: int, in_hand: bool = True) -> dict[str, Any]:
+        return {
+            "seat": q, "name": "You" if q == 0 else f"Seat {q}", "to_act": q == 0,
+            "chips": chips, "bet": bet, "in_hand": in_hand, "seated": True, "roles": [],
+        }  # fmt: skip
+
+    view = {
+        "game": "holdem",
+        "players": [seat(0, 10**12, 0), seat(1, 999_999_999_998, 2), seat(2, 7, 12_345, False)],
+        "pot": 12_347,
+        "board": [],
+        "hand": 2,
+        "street": "flop",
+        "cards": [],
+    }
+    out = io.StringIO()
+    Console(file=out, width=100, color_system=None).print(_players_table(view, False))
+    rows = [ln for ln in out.getvalue().splitlines() if "chips" in ln]
+    assert "chips 1,000,000,000,000   bet      0" in rows[0]
+    assert "chips   999,999,999,998   bet      2" in rows[1]
+    assert "chips                 7   bet 12,345    folded" in rows[2]
+    assert len({ln.index("bet") for ln in rows}) == 1

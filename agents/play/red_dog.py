@@ -108,7 +108,18 @@ class RedDogSession(Session):
             return ()
         legal = g.legal_actions()
         return (
-            Button("BET", "b", "BET", legal.min_bet, legal.max_bet, "chips, at most the pot"),
+            Button(
+                "BET",
+                "b",
+                "BET",
+                legal.min_bet,
+                legal.max_bet,
+                # RULES.md §2: at most the pot and at most your chips; the bound said is
+                # the one that holds ("at most the pot" read wrong at 27 of a pot of 57).
+                "chips, at most the pot"
+                if legal.max_bet >= g.pot
+                else f"chips, at most all yours (the pot is {g.pot})",
+            ),
             Button("FORFEIT", "f", "FORFEIT 1"),
         )
 

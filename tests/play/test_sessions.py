@@ -490,3 +490,24 @@ def test_holdem_offers_one_button_where_the_call_takes_every_chip() -> None:
             b = buttons[int(rng.integers(len(buttons)))]
             s.act(b.name, b.min_amount if b.takes_amount else None)
     assert seen >= 10
+
+
+def test_red_dog_says_which_bound_holds_the_bet() -> None:
+    # "1 to 27 (chips, at most the pot)" with a pot of 57: the bound was your chips.
+    rng = np.random.default_rng(1)
+    said = set()
+    for seed in range(40):
+        s = new_session("reddog", players=4, seed=seed, money=int(rng.integers(2, 30)))
+        for _ in range(200):
+            if s.is_over:
+                break
+            bet = s.buttons()[0]
+            pot, mine = s.g.pot, s.g.chips[s.seat]
+            assert bet.max_amount == min(pot, mine)
+            if bet.max_amount < pot:
+                assert bet.amount_help == f"chips, at most all yours (the pot is {pot})"
+            else:
+                assert bet.amount_help == "chips, at most the pot"
+            said.add(bet.max_amount < pot)
+            s.act("BET", int(rng.integers(bet.min_amount, bet.max_amount + 1)))
+    assert said == {True, False}

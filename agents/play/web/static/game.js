@@ -25,6 +25,8 @@
   // The button or card that had the keyboard's focus: the buttons and cards are drawn
   // anew after every play, and the focus goes back to the same one (or the first).
   let wantFocus = null;
+  // The amount box may be filled with the minimum (a new table was just drawn).
+  let freshAmount = true;
   const MARKED = "poker_env.marked." + gid;
   // The final box closed to look at the table (until a reload).
   let finalClosed = false;
@@ -51,8 +53,12 @@
   function nextHand() {
     if (!pausing()) return;
     sessionStorage.setItem(DISMISSED, String(view.showdown.hand));
-    // The next hand's table is new to the person: its buttons wait as after a play (a
-    // second Enter pressed on the pause played that table's first button blind).
+    // The next hand's table is new to the person: its buttons wait as after a play, and
+    // the focus goes to their row, on no button (a second Enter pressed on the pause
+    // played that table's first button blind: BET, or FOLD in Hold'em).
+    if (wantFocus || (document.activeElement && document.activeElement.id === "next-hand")) {
+      wantFocus = "buttons";
+    }
     settle();
     render(false);
   }
@@ -280,7 +286,7 @@
       : holdem
       ? `Texas Hold'em · hand ${view.hand}` + (view.street ? ` · ${view.street}` : "")
       : `Red Dog · deal ${view.deal} of ${view.deals}`;
-    $("status").textContent = view.over ? "game over" : sdHand ? "showdown" :
+    $("status").textContent = view.over && !pausing() ? "game over" : sdHand ? "showdown" :
       (view.to_act === "You" ? "your turn" : `${view.to_act || ""} acts`);
   }
 
@@ -290,16 +296,16 @@
   }
 
   function restoreFocus() {
-    if (!wantFocus || busy || settling) return;
+    if (!wantFocus || busy) return;
     let target = document.getElementById(wantFocus);
     if (!target || target.disabled || (wantFocus.startsWith("card-") && target.tabIndex < 0)) {
-      // Gone or off now: the first button that can be pressed (none in a pause).
-      target = document.querySelector("#buttons button.action:not([disabled])");
+      // Gone or off now: the buttons' row itself, not another button (the first one
+      // that could be pressed is FOLD in Hold'em: an Enter meant for the button used
+      // before would fold). The next Tab goes on from the row.
+      target = $("buttons");
     }
-    if (target) {
-      target.focus();
-      wantFocus = null;
-    }
+    target.focus({ preventScroll: true });
+    wantFocus = null;
   }
 
   function renderButtons() {
@@ -320,7 +326,13 @@
       btn.type = "button";
       btn.dataset.name = name;
       btn.id = "btn-" + name;
-      btn.disabled = !b || busy || settling || view.over;
+      btn.disabled = !b || busy || view.over;
+      // The moment after a new table: not off (Tab still reaches them), but a press
+      // is not taken (act() waits for `settling`) and they look it.
+      if (settling && !btn.disabled) {
+        btn.classList.add("waiting");
+        btn.setAttribute("aria-disabled", "true");
+      }
       if (b && b.min !== null) amountButton = b;
       if (b) btn.title = `key ${b.key}`;
       btn.addEventListener("click", () => act(name));
@@ -335,7 +347,10 @@
       range.min = num.min = amountButton.min;
       range.max = num.max = amountButton.max;
       range.step = num.step = 1;
-      if (changed || num.value === "") { range.value = num.value = amountButton.min; }
+      // Filled for a new table only: not while the person types (the wait's end redrew
+      // the buttons and refilled an emptied box, so "50" became "650").
+      if (changed || (freshAmount && num.value === "")) { range.value = num.value = amountButton.min; }
+      freshAmount = false;
       $("amount-label").textContent = `${amountButton.label} amount`;
       $("amount-bounds").textContent =
         `${amountButton.min} to ${amountButton.max}` +
@@ -345,12 +360,26 @@
     }
   }
 
+  // What "What happened" lists: during the showdown pause, the paused hand only (the
+  // next hand is dealt behind the pause: its cards, its first plays, a stake or a buy
+  // back between the hands would give away what the pause hides).
+  function listedEvents() {
+    const evs = view.events;
+    if (!pausing() || view.over) return evs;
+    let deal = -1;
+    evs.forEach((e, i) => { if (e.kind === "deal") deal = i; });
+    if (deal <= 0) return evs;
+    let cut = deal;
+    while (cut > 0 && evs[cut - 1].kind !== "result") cut--;
+    return evs.slice(0, cut > 0 ? cut : deal);
+  }
+
   function renderEvents(fresh) {
     const list = $("events");
     list.replaceChildren();
     let delay = 0;
     let lastSeat = null;
-    for (const e of view.events) {
+    for (const e of listedEvents()) {
       const li = el("li", "ev " + e.kind + (e.seat === 0 ? " mine" : (e.seat === null ? "" : " theirs")), e.text);
       if (e.new) {
         li.classList.add("new");
@@ -467,6 +496,7 @@
   function show(data, fresh) {
     view = data.view;
     turn = typeof data.turn === "number" ? data.turn : null;
+    freshAmount = true;
     restoreMarked();
     settle();
     render(fresh);
@@ -486,7 +516,8 @@
       body.amount = Number(text);
       if (!Number.isSafeInteger(body.amount)) {
         // Past 2^53 a number is rounded: say what was typed, not the rounded one.
-        $("message").textContent = `Not accepted: ${b.label} ${text} is out of bounds: from ${b.min} to ${b.max}`;
+        $("message").textContent = `Not accepted: ${b.label} ${text} is out of bounds: from ${b.min} to ${b.max}` +
+          (b.amount_help ? ` (${b.amount_help})` : "");
         return;
       }
     }
@@ -515,6 +546,7 @@
     } catch (e) {
       busy = false;
       renderButtons();  // the buttons come back, so the play can be sent again
+      restoreFocus();
       $("message").textContent = "The server does not answer: " + e;
     }
   }

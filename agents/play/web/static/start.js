@@ -61,6 +61,15 @@
   // Back from a game: the browser brings back the fields as they were; a table size
   // set by hand stays (update() would put the game's default back).
   if (players.value !== players.defaultValue) players.dataset.touched = "1";
+  window.addEventListener("pageshow", () => {
+    // Without the back-forward cache the browser fills the fields back in after this
+    // script ran: a table size set by hand (not the game's default) stays.
+    const defaults = { holdem: "2", reddog: "4" };
+    if (players.value !== players.defaultValue && players.value !== defaults[game()]) {
+      players.dataset.touched = "1";
+    }
+    update();
+  });
   // The browser's own check refused the form: an earlier answer's error is stale.
   form.addEventListener("invalid", () => { error.textContent = ""; }, true);
   players.addEventListener("input", () => { players.dataset.touched = "1"; update(); });
@@ -76,7 +85,7 @@
     const g = game();
     const body = { game: g, opponent: form.opponent.value };
     if (g === "draw") body.deck = Number(form.deck.value);
-    else body.players = Number(players.value);
+    else if (players.value.trim() !== "") body.players = Number(players.value);  // empty: the default
     // Optional numbers: sent only when filled in (the server checks them).
     const extra = g === "draw" ? ["money", "items", "seed"] : ["money", "seed"];
     for (const name of extra) {

@@ -23,7 +23,7 @@
   const SETTLE_MS = 300;
   let settling = false;
   // The button or card that had the keyboard's focus: the buttons and cards are drawn
-  // anew after every play, and the focus goes back to the same one (or the first).
+  // anew after every play, and the focus goes back to the same one (or their row).
   let wantFocus = null;
   // The amount box may be filled with the minimum (a new table was just drawn).
   let freshAmount = true;
@@ -63,7 +63,7 @@
     render(false);
   }
 
-  // The buttons off for SETTLE_MS from now; a newer table's wait replaces an older one.
+  // The buttons wait SETTLE_MS from now (presses not taken); a newer wait replaces an older one.
   let settleTimer = null;
   function settle() {
     settling = true;

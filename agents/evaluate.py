@@ -317,7 +317,7 @@ def round_robin(
     options: Mapping[str, Any] | None = None,
     hands: int = 20_000,
     seed: int = 0,
-    num_tables: int = 1024,
+    num_tables: int | None = None,
 ) -> list[MatchResult]:
     """Every pair of ``policies`` (each pair once, the first named as A)."""
     names = list(policies)

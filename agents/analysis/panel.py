@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from poker_env.errors import ConfigError
 from poker_env.policy import BatchPolicy
 from poker_env_agents.baselines.panel import family, make_panel_bot, panel_names
-from poker_env_agents.evaluate import MatchResult, draw_match_wins, head_to_head
+from poker_env_agents.evaluate import MatchResult, auto_tables, draw_match_wins, head_to_head
 from poker_env_agents.registry import get_game, make_baseline
 
 __all__ = [
@@ -173,7 +173,7 @@ def evaluate_panel(
     if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
         raise ConfigError("hands", hands, "an integer >= 1")
     seats = spec.num_seats(opts)
-    tables = num_tables or max(16, min(1024, hands // (16 * seats)))
+    tables = num_tables or auto_tables(hands, seats)
     rows: list[PanelRow] = []
 
     def add(row: PanelRow) -> None:

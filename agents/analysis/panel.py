@@ -163,8 +163,10 @@ def evaluate_panel(
         seed: the deals' seed (the same for every bot); bot ``j`` is seeded
             ``seed + 500 + j``.
         bots: a subset of the panel's names (default: all).
-        num_tables: tables per round (default: from ``hands``, as
-            :func:`~poker_env_agents.evaluate.evaluate_against_baselines`).
+        num_tables: tables per round (default ``max(16, min(1024, hands // (16 x
+            seats)))``, the rule the documented panel figures were measured with; it
+            can overshoot a budget that is not whole rounds, where
+            :func:`~poker_env_agents.evaluate.auto_tables` does not).
         progress: print each row as it is measured.
     """
     spec = get_game(game)

@@ -96,7 +96,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="CHECKPOINT",
         help="continue from a checkpoint folder (RUN/checkpoints/iter_<n>) or a run "
         "folder (its newest complete checkpoint) with the same options; --iterations "
-        "more iterations. Ray unpickles a checkpoint: resume only your own runs",
+        "more iterations. Ray unpickles a checkpoint, so it must be signed with your "
+        "key (~/.config/poker_env/checkpoint.key): checkpoints you wrote",
+    )
+    p.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="resume from a checkpoint not signed with your key (your own run from "
+        "another machine: or copy that machine's key). A crafted checkpoint runs code",
     )
     return p
 
@@ -146,12 +153,19 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"poker-train-rllib: error: {exc}", file=sys.stderr)
         return 2
+    from poker_env_agents.training.checkpoints import UntrustedCheckpointError, signing_key
+
+    try:
+        signing_key()  # made now, or a bad key file named, before Ray starts
+    except (OSError, ValueError) as exc:
+        print(f"poker-train-rllib: error: checkpoint signing key: {exc}", file=sys.stderr)
+        return 2
     if args.resume:
         from poker_env_agents.training.rllib import find_rllib_checkpoint
 
         try:
-            find_rllib_checkpoint(args.resume)
-        except FileNotFoundError as exc:
+            find_rllib_checkpoint(args.resume, trust=args.trust_checkpoint)
+        except (FileNotFoundError, UntrustedCheckpointError) as exc:
             print(f"poker-train-rllib: error: {exc}", file=sys.stderr)
             return 2
     import ray
@@ -162,8 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         ray.init(address=args.address, log_to_driver=False)
     try:
-        result = train(cfg, resume=args.resume)
-    except (ConfigError, FileNotFoundError) as exc:
+        result = train(cfg, resume=args.resume, trust_checkpoint=args.trust_checkpoint)
+    except (ConfigError, FileNotFoundError, UntrustedCheckpointError) as exc:
         print(f"poker-train-rllib: error: {exc}", file=sys.stderr)
         return 2
     finally:

@@ -16,7 +16,12 @@ with other bytes than the manifest says makes it incomplete
 
 A checkpoint that is a folder (RLlib's) is written under a temporary name, its
 files listed in a manifest inside it, then renamed into place
-(:func:`commit_folder`); :func:`check_folder` tells a complete one.
+(:func:`commit_folder`); :func:`check_folder` tells a complete one. Ray restores such
+a folder by unpickling its files, which can run any code, so its manifest is also
+signed: an HMAC-SHA256 under this user's key (:func:`signing_key`, 32 random bytes in
+``~/.config/poker_env/checkpoint.key``, made on first use, readable by its owner
+only). :func:`check_signature` tells a folder this user wrote, as it was written,
+from any other (another user's or machine's, an edited one, one with files added).
 
 Files that must change together in one folder (a shipped model and its evaluation
 table) are staged (:func:`stage`) and swapped in by :func:`replace_together`: the old
@@ -34,10 +39,12 @@ the process in the middle of a write.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import io
 import json
 import os
 import re
+import secrets
 import shutil
 import time
 import uuid
@@ -47,18 +54,22 @@ from typing import IO, Any
 
 __all__ = [
     "FOLDER_MANIFEST",
+    "UntrustedCheckpointError",
     "atomic_save",
     "atomic_write",
     "atomic_write_bytes",
     "atomic_write_text",
     "check_folder",
     "check_parts",
+    "check_signature",
     "commit_folder",
+    "key_path",
     "part_record",
     "pause_point",
     "remove_stale_temporaries",
     "replace_together",
     "sha256_of",
+    "signing_key",
     "stage",
     "undo_unfinished",
 ]
@@ -208,7 +219,7 @@ def commit_folder(
     """Write a checkpoint folder as one unit: ``write(tmp)`` fills a temporary folder
     beside ``final``; its files are fsynced and listed (sizes, sha256) in
     :data:`FOLDER_MANIFEST`, and the folder is renamed to ``final`` (an old ``final``
-    is replaced). Returns ``final``."""
+    is replaced); the manifest is signed (:func:`check_signature`). Returns ``final``."""
     final.parent.mkdir(parents=True, exist_ok=True)
     tag = f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
     tmp = final.with_name(f".{final.name}.tmp-{tag}")
@@ -222,7 +233,8 @@ def commit_folder(
             parts.append(part_record(tmp, p))
         for d in sorted({p.parent for p in tmp.rglob("*")} | {tmp}):
             fsync_folder(d)
-        manifest = {"parts": parts, **dict(extra or {})}
+        manifest: dict[str, Any] = {"parts": parts, **dict(extra or {})}
+        manifest["signature"] = _manifest_mac(manifest, signing_key())
         atomic_write_text(tmp / FOLDER_MANIFEST, json.dumps(manifest, indent=1))
         if final.exists():
             old = final.with_name(f".{final.name}.tmp-old-{tag}")
@@ -249,6 +261,106 @@ def check_folder(folder: Path) -> str | None:
     except (ValueError, KeyError, TypeError) as exc:
         return f"{FOLDER_MANIFEST} does not read ({exc})"
     return check_parts(folder, parts)
+
+
+# ----- the key that signs checkpoint folders --------------------------------------------
+
+
+class UntrustedCheckpointError(ValueError):
+    """A checkpoint folder is complete but not one this user wrote (or it was changed
+    since): loading it would unpickle files from elsewhere. Nothing was loaded."""
+
+
+#: The key's file name, in :func:`key_path`'s folder.
+KEY_NAME = "checkpoint.key"
+_KEY_BYTES = 32
+
+
+def key_path() -> Path:
+    """Where this user's signing key lives: ``$POKER_ENV_CONFIG_DIR/checkpoint.key``,
+    else ``$XDG_CONFIG_HOME/poker_env/checkpoint.key`` (``~/.config`` by default)."""
+    folder = os.environ.get("POKER_ENV_CONFIG_DIR")
+    if folder:
+        return Path(folder) / KEY_NAME
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "poker_env" / KEY_NAME
+
+
+def signing_key(create: bool = True) -> bytes:
+    """This user's 32-byte key for checkpoint signatures, made on first use (from the
+    operating system's secure random source: a secret, not a game's draw) with
+    permissions for its owner only.
+
+    Raises:
+        FileNotFoundError: there is none and ``create`` is false.
+        ValueError: the file is not a key (another length).
+    """
+    path = key_path()
+    if not path.exists():
+        if not create:
+            raise FileNotFoundError(f"no signing key at {path}")
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = path.with_name(f".{KEY_NAME}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(secrets.token_bytes(_KEY_BYTES))
+                f.flush()
+                os.fsync(f.fileno())
+            try:
+                os.link(tmp, path)  # never over a key another process made meanwhile
+            except FileExistsError:
+                pass
+        finally:
+            tmp.unlink(missing_ok=True)
+        fsync_folder(path.parent)
+    data = path.read_bytes()
+    if len(data) != _KEY_BYTES:
+        raise ValueError(
+            f"{path} is {len(data)} bytes, a signing key is {_KEY_BYTES}: not a key "
+            "this project wrote (move it away and a new one is made; checkpoints signed "
+            "with the old one then need --trust-checkpoint)"
+        )
+    return data
+
+
+def _manifest_mac(doc: Mapping[str, Any], key: bytes) -> str:
+    body = {k: v for k, v in doc.items() if k != "signature"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hmac.new(key, text.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def check_signature(folder: Path) -> str | None:
+    """Why ``folder`` (a complete checkpoint folder, :func:`check_folder`) is not one
+    this user wrote as it is now (None: it is). Its manifest must carry the HMAC of
+    this user's key, and the folder hold no file the manifest does not list."""
+    try:
+        key = signing_key(create=False)
+    except FileNotFoundError:
+        return f"this user has no signing key ({key_path()}), so signed no checkpoint"
+    except (OSError, ValueError) as exc:
+        return str(exc)
+    try:
+        doc = json.loads((folder / FOLDER_MANIFEST).read_text())
+        parts = {str(part["name"]) for part in doc["parts"]}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return f"{FOLDER_MANIFEST} does not read ({exc})"
+    signature = doc.get("signature")
+    if not isinstance(signature, str):
+        return (
+            "its manifest is not signed (written before poker_env signed checkpoints, "
+            "or not by poker_env)"
+        )
+    if not hmac.compare_digest(signature, _manifest_mac(doc, key)):
+        return (
+            f"its manifest is not signed with this user's key ({key_path()}): written "
+            "by another user or on another machine, or edited since"
+        )
+    for p in sorted(folder.rglob("*")):
+        name = p.relative_to(folder).as_posix()
+        if not p.is_dir() and name != FOLDER_MANIFEST and name not in parts:
+            return f"it holds {name}, which its signed manifest does not list (added since)"
+    return None
 
 
 # ----- files that change together ------------------------------------------------------

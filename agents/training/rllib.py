@@ -61,10 +61,13 @@ from poker_env_agents.registry import get_game
 from poker_env_agents.runtime import DenseLayer
 from poker_env_agents.training.checkpoints import (
     FOLDER_MANIFEST,
+    UntrustedCheckpointError,
     atomic_write_text,
     check_folder,
+    check_signature,
     commit_folder,
     remove_stale_temporaries,
+    signing_key,
 )
 from poker_env_agents.training.rllib_batched import (
     LOGIT_MIN,
@@ -607,18 +610,36 @@ def _iteration_of(folder: Path) -> int | None:
     return None
 
 
-def find_rllib_checkpoint(path: str | Path) -> tuple[Path, list[tuple[str, str]]]:
+def find_rllib_checkpoint(
+    path: str | Path, *, trust: bool = False
+) -> tuple[Path, list[tuple[str, str]]]:
     """The checkpoint folder to resume from, and the newer ones skipped (name, why).
 
     ``path`` is a checkpoint folder (``RUN/checkpoints/iter_<n>``; it must be
     complete) or a run folder (its newest complete ``checkpoints/iter_<n>``). A
     checkpoint is complete when its :data:`FOLDER_MANIFEST` is there and its files
-    match it (it is written under a temporary name, then renamed into place).
+    match it (it is written under a temporary name, then renamed into place). Ray
+    restores it by unpickling its files, so unless ``trust`` the one found must also
+    be signed with this user's key (:func:`~.checkpoints.check_signature`).
 
     Raises:
         FileNotFoundError: ``path`` is neither, or holds no complete checkpoint.
+        UntrustedCheckpointError: the one found is not signed with this user's key.
     """
-    p = Path(path)
+    found, skipped = _find_complete(Path(path))
+    if not trust:
+        why = check_signature(found)
+        if why is not None:
+            raise UntrustedCheckpointError(
+                f"--resume {found}: {why}. Ray restores a checkpoint by unpickling its "
+                "files, which can run any code: resume only checkpoints you wrote. For "
+                "your own run from another machine, copy that machine's key file to "
+                "this one, or pass --trust-checkpoint"
+            )
+    return found, skipped
+
+
+def _find_complete(p: Path) -> tuple[Path, list[tuple[str, str]]]:
     if (p / "learner_group").is_dir() or (p / FOLDER_MANIFEST).is_file():
         why = check_folder(p)
         if why is not None:
@@ -694,12 +715,25 @@ def _lifetime_steps(algo: Any) -> float:
     return float(algo.metrics.peek(("env_runners", "num_env_steps_sampled_lifetime"), default=0))
 
 
-def learner_module(checkpoint: str | Path, sampler: str) -> Any:
+def learner_module(checkpoint: str | Path, sampler: str, *, trust: bool = False) -> Any:
     """The trained module (the learner's weights) from an algorithm checkpoint.
 
     ``algo.get_module()`` is an env runner's copy, one weight sync behind; the
-    learner's lives under ``learner_group/learner/rl_module/<module id>``.
+    learner's lives under ``learner_group/learner/rl_module/<module id>``. Ray
+    unpickles it, so unless ``trust`` the checkpoint must be complete and signed with
+    this user's key (:func:`find_rllib_checkpoint`'s rule).
+
+    Raises:
+        FileNotFoundError: not a complete checkpoint, or no such module in it.
+        UntrustedCheckpointError: not signed with this user's key.
     """
+    if not trust:
+        why = check_folder(Path(checkpoint)) or check_signature(Path(checkpoint))
+        if why is not None:
+            raise UntrustedCheckpointError(
+                f"{checkpoint}: {why}; Ray would unpickle its files (pass trust=True "
+                "only for a checkpoint you wrote)"
+            )
     path = Path(checkpoint) / "learner_group" / "learner" / "rl_module" / module_id(sampler)
     if not path.is_dir():
         raise FileNotFoundError(f"{checkpoint}: no learner module at {path}")
@@ -744,6 +778,7 @@ def train(
     *,
     address: str | None = None,
     resume: str | Path | None = None,
+    trust_checkpoint: bool = False,
     log: Any = print,
 ) -> TrainResult:
     """Train PPO self-play on RLlib; checkpoints, TensorBoard scalars, export.
@@ -754,8 +789,10 @@ def train(
     config (``checkpoints/iter_<n>``), or a run folder (its newest complete
     checkpoint, :func:`find_rllib_checkpoint`): its weights, optimizer and counters
     are restored and ``cfg.iterations`` more iterations are trained, numbered on; a
-    checkpoint of another game, options, sampler or network is refused. Checkpoint
-    folders are written under a temporary name and renamed when complete.
+    checkpoint of another game, options, sampler or network is refused, and so is one
+    not signed with this user's key unless ``trust_checkpoint`` (Ray unpickles it).
+    Checkpoint folders are written under a temporary name, their manifest signed, and
+    renamed when complete.
 
     The run folder gets ``config.json``, ``checkpoints/iter_<n>/``, ``tb/`` (scalars:
     episode returns per agent, losses, entropy, KL, env steps, illegal actions),
@@ -764,9 +801,10 @@ def train(
     import ray
 
     cfg.validate()
+    signing_key()  # made, or a bad key file refused, before anything starts
     checkpoint: Path | None = None
     if resume is not None:
-        checkpoint, skipped = find_rllib_checkpoint(resume)
+        checkpoint, skipped = find_rllib_checkpoint(resume, trust=trust_checkpoint)
         _refuse_changed(cfg, checkpoint)
         log(
             "\n".join(

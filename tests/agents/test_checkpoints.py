@@ -29,11 +29,16 @@ import pytest
 
 from poker_env.errors import ConfigError
 from poker_env_agents.training.checkpoints import (
+    FOLDER_MANIFEST,
     atomic_write,
     atomic_write_text,
     check_folder,
+    check_signature,
     commit_folder,
+    key_path,
     remove_stale_temporaries,
+    sha256_of,
+    signing_key,
 )
 from poker_env_agents.training.train import TrainConfig, find_checkpoint, load_config, train
 
@@ -127,6 +132,58 @@ def test_a_checkpoint_folder_counts_only_when_complete(tmp_path: Path) -> None:
     assert "learner/weights.bin is 100 bytes, the manifest says 200" in str(check_folder(final))
     (final / "checkpoint_complete.json").unlink()
     assert "no checkpoint_complete.json" in str(check_folder(final))
+
+
+def test_a_checkpoint_folder_is_signed_by_its_writer(tmp_path: Path, monkeypatch: Any) -> None:
+    # Ray unpickles a checkpoint folder: only one this user wrote, unchanged, passes.
+    def write(d: Path) -> None:
+        (d / "learner").mkdir()
+        (d / "learner" / "state.pkl").write_bytes(b"weights")
+
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "me"))
+    final = commit_folder(tmp_path / "iter_00001", write, {"iteration": 1})
+    assert check_folder(final) is None and check_signature(final) is None
+    manifest = final / FOLDER_MANIFEST
+    doc = json.loads(manifest.read_text())
+    assert len(doc["signature"]) == 64  # hex HMAC-SHA256
+    # A file added beside the listed ones (Ray would read it too).
+    (final / "learner" / "extra.pkl").write_bytes(b"code")
+    assert check_signature(final) == (
+        "it holds learner/extra.pkl, which its signed manifest does not list (added since)"
+    )
+    (final / "learner" / "extra.pkl").unlink()
+    # A manifest edited to match replaced bytes: complete again, but the MAC fails.
+    (final / "learner" / "state.pkl").write_bytes(b"crafted")
+    doc["parts"][0].update(size=7, sha256=sha256_of(final / "learner" / "state.pkl"))
+    manifest.write_text(json.dumps(doc))
+    assert check_folder(final) is None
+    assert "not signed with this user's key" in str(check_signature(final))
+    del doc["signature"]
+    manifest.write_text(json.dumps(doc))
+    assert "its manifest is not signed" in str(check_signature(final))
+    # Another user's (another key's) checkpoint, whole and unchanged.
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "other"))
+    theirs = commit_folder(tmp_path / "iter_00002", write)
+    assert check_signature(theirs) is None
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "me"))
+    assert "not signed with this user's key" in str(check_signature(theirs))
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "nobody"))
+    assert "has no signing key" in str(check_signature(theirs))
+    assert not (tmp_path / "nobody").exists()  # checking makes no key
+
+
+def test_the_signing_key_is_made_once_for_its_owner_only(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.delenv("POKER_ENV_CONFIG_DIR")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    assert key_path() == tmp_path / "cfg" / "poker_env" / "checkpoint.key"
+    key = signing_key()
+    assert len(key) == 32 and signing_key() == key
+    assert key_path().stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in key_path().parent.iterdir()) == ["checkpoint.key"]
+    key_path().write_bytes(b"short")
+    with pytest.raises(ValueError, match=r"checkpoint.key is 5 bytes, a signing key is 32"):
+        signing_key()
+    assert key_path().read_bytes() == b"short"  # refused, not replaced
 
 
 # ----- hand-made torn and partial checkpoints ------------------------------------------

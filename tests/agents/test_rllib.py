@@ -29,7 +29,11 @@ from poker_env.errors import ConfigError
 from poker_env.vector.holdem import HoldemVectorEnv
 from poker_env_agents.registry import get_game
 from poker_env_agents.runtime import load_policy
-from poker_env_agents.training.checkpoints import check_folder
+from poker_env_agents.training.checkpoints import (
+    UntrustedCheckpointError,
+    check_folder,
+    signing_key,
+)
 from poker_env_agents.training.rllib import (
     BatchedEnvRunner,
     PokerMultiAgentEnv,
@@ -188,6 +192,31 @@ def test_resume_takes_the_newest_complete_checkpoint(
     assert cli.main(["holdem", "--resume", str(torn), "--out", str(tmp_path / "x")]) == 2
     assert "incomplete RLlib checkpoint" in capsys.readouterr().err
     assert not (tmp_path / "other").exists() and not (tmp_path / "x").exists()
+
+
+def test_a_checkpoint_not_signed_by_this_user_is_not_unpickled(
+    batched_run: Any, tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    import shutil
+
+    mine = batched_run.checkpoint
+    assert find_rllib_checkpoint(mine)[0] == mine  # written, and signed, by this user
+    copy = shutil.copytree(mine, tmp_path / "run" / "checkpoints" / "iter_00002")
+    assert find_rllib_checkpoint(tmp_path / "run")[0] == copy  # a copy keeps its signature
+    # Another user (another key) finds it complete and refuses to let Ray unpickle it.
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "other-user"))
+    signing_key()
+    with pytest.raises(UntrustedCheckpointError, match="not signed with this user's key"):
+        find_rllib_checkpoint(tmp_path / "run")
+    with pytest.raises(UntrustedCheckpointError, match="Ray would unpickle"):
+        learner_module(copy, "batched")
+    rc = cli.main(["holdem", "--resume", str(copy), "--out", str(tmp_path / "x")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--trust-checkpoint" in err and "resume only checkpoints you wrote" in err
+    assert not (tmp_path / "x").exists()
+    # Trusted on purpose: found, and its module loads.
+    assert find_rllib_checkpoint(copy, trust=True)[0] == copy
+    assert learner_module(copy, "batched", trust=True) is not None
 
 
 def test_export_plays_the_module_masked_argmax(batched_run: Any) -> None:
@@ -449,6 +478,15 @@ def test_bad_config_is_refused(kw: dict[str, Any], field: str) -> None:
 def test_unknown_game_in_make_aec_env() -> None:
     with pytest.raises(ConfigError, match="poker"):
         make_aec_env("poker")
+
+
+def test_script_refuses_a_bad_signing_key(capsys: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "cfg"))
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "checkpoint.key").write_text("not a key\n")
+    assert cli.main(["holdem", "--out", str(tmp_path / "run")]) == 2
+    assert "checkpoint signing key: " in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
 
 
 @pytest.mark.parametrize(

@@ -383,24 +383,36 @@ def test_red_dog_turned_and_shown_cards_are_two_labelled_rows(browser: Any, serv
 def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
     browser: Any, server: str
 ) -> None:
-    """390 x 844 CSS pixels (a phone held upright): nothing wider than the screen, a
-    six-seat Hold'em table's board in one row of five and its buttons on the first
-    screen; a ten-seat Red Dog table's cards all inside the felt."""
+    """375 x 667 CSS pixels (a small phone held upright): nothing wider than the screen,
+    and every button of the first decision on the first screen, without scrolling, at a
+    six- and a ten-seat Hold'em table (the board in one row of five), five-card draw
+    and ten-seat Red Dog; buttons at least 44 px tall (a finger's press). A ten-seat Red
+    Dog table's cards all inside the felt."""
     from playwright.sync_api import expect
 
-    page = _page(browser, 390, 844)
-    _start(page, server, game="holdem", players="6", seed="11")
-    expect(page.locator("#board .card")).to_have_count(5)  # the five places, empty
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    tops = {
-        round(b["y"]) for b in (c.bounding_box() for c in page.locator("#board .card").all()) if b
-    }
-    assert len(tops) == 1
-    for name in ("FOLD", "CALL", "RAISE"):
-        box = page.locator(f"#btn-{name}").bounding_box()
-        assert box is not None and box["y"] + box["height"] <= 844, (name, box)
+    page = _page(browser, 375, 667)
+    for game, players in (("holdem", "6"), ("holdem", "10"), ("draw", ""), ("reddog", "10")):
+        fields = {"game": game, "seed": "11"} | ({"players": players} if players else {})
+        _start(page, server, **fields)
+        expect(page.locator("#buttons button.action").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, game
+        assert page.evaluate("window.scrollY") == 0
+        buttons = page.locator("#buttons button.action").all()
+        assert len(buttons) >= 2
+        for button in buttons:
+            box = button.bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 667, (game, players, box)
+            assert box["height"] >= 44, (game, box)
+        if game == "holdem":
+            expect(page.locator("#board .card")).to_have_count(5)  # the five places, empty
+            tops = {
+                round(b["y"])
+                for b in (c.bounding_box() for c in page.locator("#board .card").all())
+                if b
+            }
+            assert len(tops) == 1
     _start(page, server, game="reddog", players="10", seed="1")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
     felt = page.locator(".felt").bounding_box()
     assert felt is not None
     cards = page.locator("#board .card").all()

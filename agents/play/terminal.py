@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import secrets
 import sys
 from collections.abc import Sequence
@@ -151,7 +152,25 @@ def _message_text(message: str | None) -> Text | None:
     return None
 
 
-def _events(view: dict[str, Any]) -> Text:
+_CARD_WORD = re.compile(r"\b([2-9TJQKA])([cdhs])\b")
+
+
+def _with_cards(text: str, style: str, fancy: bool) -> Text:
+    """``text`` in ``style``, the cards it names ("Kd Th") as the table shows them: with
+    suit symbols, red or bold (where the console takes UTF-8; letters elsewhere, as the
+    table's are)."""
+    t = Text()
+    at = 0
+    for m in _CARD_WORD.finditer(text) if fancy else ():
+        t.append(text[at : m.start()], style=style)
+        card = "bold red" if m[2] in _RED else "bold"
+        t.append(m[1] + _SUITS[m[2]], style=f"{style} {card}".strip())
+        at = m.end()
+    t.append(text[at:], style=style)
+    return t
+
+
+def _events(view: dict[str, Any], fancy: bool = False) -> Text:
     """The whole hand in which you last acted and all since (long lines wrap; a long
     hand scrolls up the terminal), new lines marked with a dot."""
     lines = Text()
@@ -159,11 +178,12 @@ def _events(view: dict[str, Any]) -> Text:
         style = {"result": "bold", "stake": "magenta", "deal": "dim"}.get(e["kind"], "")
         if e["seat"] == 0:
             style = "green"
-        lines.append(("• " if e.get("new") else "  ") + e["text"] + "\n", style=style)
+        text = ("• " if e.get("new") else "  ") + e["text"] + "\n"
+        lines.append_text(_with_cards(text, style, fancy))
     return lines
 
 
-def _last_hand(view: dict[str, Any]) -> RenderableType | None:
+def _last_hand(view: dict[str, Any], fancy: bool = False) -> RenderableType | None:
     """The previous hand's result, one line each, when the list above no longer holds it."""
     results = view.get("results") or []
     if not results or view["game"] == "reddog":
@@ -175,7 +195,7 @@ def _last_hand(view: dict[str, Any]) -> RenderableType | None:
         return None
     t = Text("Last hand:\n", style="bold")
     for line in lines:
-        t.append("  " + line + "\n")
+        t.append_text(_with_cards("  " + line + "\n", "", fancy))
     return t
 
 
@@ -224,7 +244,7 @@ def _fit(
             title = "What happened:"
             if len(shown) < len(events):
                 title = f"What happened (the last {len(shown)} of {len(events)}):"
-            lines = _events({**view, "events": shown})
+            lines = _events({**view, "events": shown}, _fancy(console))
             if len(shown) < len(events):
                 lines.rstrip()  # no blank line under it where room is short
             parts += [Text(title, style="bold"), lines]
@@ -279,7 +299,7 @@ def _showdown(view: dict[str, Any], fancy: bool) -> RenderableType | None:
     cards_width = max(cell_len(cards.plain) for _, cards, _ in rows)
     verdict = sd.get("verdict") or sd.get("lines") or [sd["text"]]
     # Under the cards, as the rows' cards are (after the name column and its padding).
-    said = Padding(Text(" ".join(verdict), style="bold"), (0, 0, 0, indent))
+    said = Padding(_with_cards(" ".join(verdict), "bold", fancy), (0, 0, 0, indent))
     # Inside the panel (its width less the border and padding): a name gets 14 cells.
     fit = _Fit(Group(wide, said), Group(narrow, said), indent + cards_width + 2 + 14)
     return Panel(fit, title=f"Showdown · hand {sd['hand']}", title_align="left")
@@ -462,7 +482,8 @@ def render_screen(
     if sd is not None:
         tail.append(sd)
     if view["over"]:
-        tail.append(Panel(Text(view["final"], style="bold"), title="Final", title_align="left"))
+        final = _with_cards(view["final"], "bold", fancy)
+        tail.append(Panel(final, title="Final", title_align="left"))
     else:
         note = _message_text(message)
         if note is not None:
@@ -472,7 +493,7 @@ def render_screen(
             tail.append(_buttons_line(buttons))
     # An amount's question takes a line of its own under the line typed on.
     asks = not view["over"] and any(b.takes_amount for b in session.buttons())
-    extras = [level, _last_hand(view)]
+    extras = [level, _last_hand(view, fancy)]
     parts = _fit(console, [table], view, view["events"], extras, tail, 2 if asks else 1)
     console.print(Group(*parts))
 

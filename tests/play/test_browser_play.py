@@ -6,6 +6,7 @@ pictures in docs/img/ are made so)."""
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.play.test_browser import _settle, _shots, browser
+from tests.play.test_browser import _as_shown, _settle, _shots, browser
 
 __all__ = ["browser"]
 
@@ -170,6 +171,16 @@ def test_the_showdown_waits_on_the_table_for_next_hand(browser: Any, server: str
     # "What happened" ends with the paused hand: hand 2's deal and plays are behind it.
     listed = page.locator("#events li").all_inner_texts()
     assert "wins the pot" in listed[-1], listed
+    # Her shown cards in the log as on the table (K\u2666, red), the server's name kept.
+    shows = page.locator("#events li", has_text="She shows")
+    words = shows.locator(".card-word")
+    expect(words).to_have_count(5)
+    for i, text in enumerate(her):
+        expect(words.nth(i)).to_have_attribute("title", text)
+        expect(words.nth(i)).to_have_text(_as_shown(text))
+        red = "red" in (words.nth(i).get_attribute("class") or "")
+        assert red == (text[-1] in "dh"), text
+    assert re.search(r"She shows ([2-9AKQJ]|10)[\u2660-\u2666]", shows.inner_text())
     assert not [t for t in listed if t.startswith("Hand 2")], listed
     _settle(page)
     page.screenshot(path=str(_shots(Path("/tmp")) / "play-showdown.png"))
@@ -208,7 +219,7 @@ def test_a_stale_tab_shows_the_game_as_it_is_now(browser: Any, server: str) -> N
     expect(b.locator("#btn-STAY")).to_be_disabled()
     for x in now["buttons"]:
         expect(b.locator(f"#btn-{x['name']}")).to_be_enabled()
-    texts = [e["text"] for e in now["events"]]
+    texts = [_as_shown(e["text"]) for e in now["events"]]
     expect(b.locator("#events li")).to_have_text(texts)
     a.close()
     b.close()
@@ -230,7 +241,7 @@ def test_a_reload_and_a_server_restart_keep_the_log(browser: Any, tmp_path: Path
         name = "CALL" if page.locator("#btn-CALL").is_enabled() else "CHECK"
         assert _click(page, f"#btn-{name}").ok
     view = page.request.get(f"{url}/api/games/{gid}").json()["view"]
-    texts = [e["text"] for e in view["events"]]
+    texts = [_as_shown(e["text"]) for e in view["events"]]
     assert len(texts) >= 3
     expect(page.locator("#events li")).to_have_text(texts)  # (the page has drawn it)
     page.reload()
@@ -343,6 +354,11 @@ def test_a_holdem_showdown_shows_the_chips_after_its_pot_not_the_next_hands_blin
         if p["seat"] not in shown:
             expect(page.locator(f"#seat-{p['seat']} .card")).to_have_count(0)
             expect(page.locator(f"#seat-{p['seat']} .tag")).to_have_count(0)
+    # The verdict names the shown cards as the table does, inside its lines (one bug
+    # made each a line of its own).
+    words = page.locator("#showdown-text .card-word")
+    assert words.count() >= 2
+    assert {w.evaluate("e => getComputedStyle(e).display") for w in words.all()} == {"inline"}
     page.click("#next-hand")
     expect(page.locator("#showdown")).to_be_hidden()
     expect(page.locator("#my-info")).to_contain_text(f"You · chips {me['chips']}")
@@ -470,7 +486,7 @@ def test_the_hand_history_numbers_its_entries_as_they_happened(browser: Any, ser
     assert history.evaluate("ol => ol.start") == len(view["results"])
     newest = view["results"][-1]
     expect(history.locator("li").first).to_contain_text(
-        (newest.get("lines") or [newest["text"]])[0]
+        _as_shown((newest.get("lines") or [newest["text"]])[0])
     )
     assert page.errors == []
     page.close()
@@ -603,7 +619,7 @@ def test_a_press_in_a_tab_left_behind_is_refused_even_when_legal_now(
     assert "CALL" in [x["name"] for x in after["buttons"]]
     assert _click(b, "#btn-CALL").status == 409
     expect(b.locator("#message")).to_contain_text("a screen the game had already left")
-    expect(b.locator("#events li")).to_have_text([e["text"] for e in after["events"]])
+    expect(b.locator("#events li")).to_have_text([_as_shown(e["text"]) for e in after["events"]])
     assert a.request.get(f"{server}/api/games/{gid}").json()["view"] == after
     a.close()
     b.close()
@@ -678,7 +694,7 @@ def test_red_dog_keeps_your_own_last_bet_in_view(browser: Any, server: str) -> N
     view = page.request.get(f"{server}/api/games/{gid}").json()["view"]
     mine = [r for r in view["results"] if r["seat"] == 0]
     assert mine and view["results"][-1]["seat"] != 0  # others bet after you
-    expect(page.locator("#last-hand .result-text")).to_have_text(mine[-1]["text"])
+    expect(page.locator("#last-hand .result-text")).to_have_text(_as_shown(mine[-1]["text"]))
     assert page.errors == []
     page.close()
 

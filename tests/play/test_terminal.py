@@ -627,3 +627,32 @@ def test_large_stacks_keep_their_columns_and_a_folded_seat_says_so() -> None:
     assert "chips   999,999,999,998   bet      2" in rows[1]
     assert "chips                 7   bet 12,345    folded" in rows[2]
     assert len({ln.index("bet") for ln in rows}) == 1
+
+
+def test_cards_named_in_what_happened_read_as_on_the_table() -> None:
+    """On a UTF-8 console the log's cards ("Kd") carry the table's suit symbols and its
+    colours (red for diamonds and hearts); a console without UTF-8 keeps letters, as its
+    table does."""
+    import re
+
+    from poker_env_agents.play.terminal import _with_cards, render_screen
+
+    s = new_session("holdem", players=2, seed=5)
+    while not any(re.search(r"Your cards: \w\w \w\w", e["text"]) for e in s.events):
+        s.act(s.buttons()[0].name)
+    deal = next(e["text"] for e in s.events if "Your cards:" in e["text"])
+    mine = deal.split("Your cards: ")[1].rstrip(".").split()
+    symbols = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
+    raw = io.BytesIO()
+    utf8 = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    render_screen(s, Console(file=utf8, width=120, color_system=None))
+    shown = raw.getvalue().decode("utf-8")
+    assert "Your cards: " + " ".join(c[0] + symbols[c[1]] for c in mine) in shown
+    plain = io.StringIO()
+    render_screen(s, Console(file=plain, width=120, color_system=None))
+    assert "Your cards: " + " ".join(mine) in plain.getvalue()
+    t = _with_cards("She shows Kd Qs: Pair, Kings", "bold", True)
+    assert t.plain == "She shows K♦ Q♠: Pair, Kings"
+    styles = {t.plain[span.start : span.end]: str(span.style) for span in t.spans}
+    assert styles["K♦"] == "bold bold red" and styles["Q♠"] == "bold bold"
+    assert _with_cards("Kd", "", False).plain == "Kd"

@@ -83,6 +83,26 @@
     return e;
   }
 
+  // A text with its cards ("Kd Qd", as the server writes them) shown as the table
+  // shows them: K♦ Q♦, red or black, ten as 10 (the text's own words are kept).
+  const CARD_WORD = /\b([2-9TJQKA])([cdhs])\b/g;
+  function withCards(node, text) {
+    let at = 0;
+    for (const m of text.matchAll(CARD_WORD)) {
+      if (m.index > at) node.append(text.slice(at, m.index));
+      const red = m[2] === "h" || m[2] === "d";
+      const span = el("span", "card-word" + (red ? " red" : ""), (m[1] === "T" ? "10" : m[1]) + SUITS[m[2]]);
+      span.title = m[0];
+      node.append(span);
+      at = m.index + m[0].length;
+    }
+    if (at < text.length) node.append(text.slice(at));
+    return node;
+  }
+  function textEl(tag, cls, text) {
+    return withCards(el(tag, cls), text);
+  }
+
   function cardEl(c, extra) {
     const red = c.suit === "h" || c.suit === "d";
     const e = el("div", "card" + (red ? " red" : "") + (extra ? " " + extra : ""));
@@ -380,7 +400,7 @@
     let delay = 0;
     let lastSeat = null;
     for (const e of listedEvents()) {
-      const li = el("li", "ev " + e.kind + (e.seat === 0 ? " mine" : (e.seat === null ? "" : " theirs")), e.text);
+      const li = textEl("li", "ev " + e.kind + (e.seat === 0 ? " mine" : (e.seat === null ? "" : " theirs")), e.text);
       if (e.new) {
         li.classList.add("new");
         if (fresh && e.seat !== 0) {
@@ -406,7 +426,7 @@
   function linesEl(tag, cls, r) {
     // A result as separate lines (one per seat), not one paragraph.
     const box = el(tag, cls);
-    for (const line of r.lines || [r.text]) box.append(el("span", "line", line));
+    for (const line of r.lines || [r.text]) box.append(textEl("span", "line", line));
     return box;
   }
 
@@ -459,14 +479,15 @@
       const sd = view.showdown;
       const verdict = $("showdown-text");
       verdict.replaceChildren();
-      for (const line of sd.verdict || sd.lines) verdict.append(el("span", null, line));
+      for (const line of sd.verdict || sd.lines) verdict.append(textEl("span", null, line));
       $("next-hand").textContent = view.over ? "See the result" : "Next hand";
     }
     const fin = $("final");
     $("final-reopen").classList.toggle("hidden", !(view.over && !pause && finalClosed));
     if (view.over && !pause && !finalClosed) {
       $("final-title").textContent = view.game === "draw" ? "Match over" : "Game over";
-      $("final-text").textContent = view.final;
+      $("final-text").replaceChildren();
+      withCards($("final-text"), view.final);
       fin.classList.remove("hidden");
     } else {
       fin.classList.add("hidden");

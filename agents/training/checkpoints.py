@@ -20,8 +20,11 @@ files listed in a manifest inside it, then renamed into place
 a folder by unpickling its files, which can run any code, so its manifest is also
 signed: an HMAC-SHA256 under this user's key (:func:`signing_key`, 32 random bytes in
 ``~/.config/poker_env/checkpoint.key``, made on first use, readable by its owner
-only). :func:`check_signature` tells a folder this user wrote, as it was written,
-from any other (another user's or machine's, an edited one, one with files added).
+only). :func:`check_signature` tells a manifest this user signed from any other
+(another user's or machine's, an edited one), and a restore reads the folder only
+through :func:`verified_copy`: a private copy of exactly the files the signed manifest
+lists, each hashed as it is copied (so that nothing added to the folder, nor changed
+after the check, is unpickled).
 
 Files that must change together in one folder (a shipped model and its evaluation
 table) are staged (:func:`stage`) and swapped in by :func:`replace_together`: the old
@@ -46,9 +49,12 @@ import os
 import re
 import secrets
 import shutil
+import stat
+import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -72,6 +78,7 @@ __all__ = [
     "signing_key",
     "stage",
     "undo_unfinished",
+    "verified_copy",
 ]
 
 #: The manifest inside a checkpoint folder (written last, before the rename).
@@ -278,43 +285,54 @@ _KEY_BYTES = 32
 
 def key_path() -> Path:
     """Where this user's signing key lives: ``$POKER_ENV_CONFIG_DIR/checkpoint.key``,
-    else ``$XDG_CONFIG_HOME/poker_env/checkpoint.key`` (``~/.config`` by default)."""
+    else ``$XDG_CONFIG_HOME/poker_env/checkpoint.key`` (``~/.config`` by default).
+
+    Raises:
+        ValueError: none of them is set and there is no home folder.
+    """
     folder = os.environ.get("POKER_ENV_CONFIG_DIR")
     if folder:
         return Path(folder) / KEY_NAME
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    base = os.environ.get("XDG_CONFIG_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".config")
+        except RuntimeError as exc:  # no HOME and no passwd entry (some containers)
+            raise ValueError(
+                f"no home folder to keep the checkpoint key in ({exc}); set "
+                "POKER_ENV_CONFIG_DIR to a folder of your own"
+            ) from None
     return Path(base) / "poker_env" / KEY_NAME
 
 
-def signing_key(create: bool = True) -> bytes:
-    """This user's 32-byte key for checkpoint signatures, made on first use (from the
-    operating system's secure random source: a secret, not a game's draw) with
-    permissions for its owner only.
-
-    Raises:
-        FileNotFoundError: there is none and ``create`` is false.
-        ValueError: the file is not a key (another length).
-    """
-    path = key_path()
-    if not path.exists():
-        if not create:
-            raise FileNotFoundError(f"no signing key at {path}")
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = path.with_name(f".{KEY_NAME}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(secrets.token_bytes(_KEY_BYTES))
-                f.flush()
-                os.fsync(f.fileno())
-            try:
-                os.link(tmp, path)  # never over a key another process made meanwhile
-            except FileExistsError:
-                pass
-        finally:
-            tmp.unlink(missing_ok=True)
-        fsync_folder(path.parent)
-    data = path.read_bytes()
+def _read_key(path: Path) -> bytes:
+    # The key as a file of this user's own, readable by nobody else: a planted key (or
+    # a link to one) in a shared folder would let its planter sign checkpoints.
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        if path.is_symlink():
+            raise ValueError(f"{path} is a symbolic link; the key must be a file") from None
+        if path.is_dir():
+            raise ValueError(f"{path} is a folder; the key must be a file") from None
+        raise ValueError(f"{path} does not read ({exc.strerror})") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise ValueError(f"{path} is {what}; the key must be a file")
+    with os.fdopen(fd, "rb") as f:
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            raise ValueError(
+                f"{path} belongs to user id {st.st_uid}, not to you ({os.getuid()}): "
+                "refused (a key someone else put there signs for them)"
+            )
+        if st.st_mode & 0o077:
+            raise ValueError(
+                f"{path} can be read or written by others (mode {st.st_mode & 0o777:o}); "
+                f"allowed: yours only (chmod 600 {path})"
+            )
+        data = f.read(_KEY_BYTES + 1)
     if len(data) != _KEY_BYTES:
         raise ValueError(
             f"{path} is {len(data)} bytes, a signing key is {_KEY_BYTES}: not a key "
@@ -324,43 +342,152 @@ def signing_key(create: bool = True) -> bytes:
     return data
 
 
+def signing_key(create: bool = True) -> bytes:
+    """This user's 32-byte key for checkpoint signatures, made on first use (from the
+    operating system's secure random source: a secret, not a game's draw), a file of
+    this user's own with permissions for its owner only (checked at each read).
+
+    Raises:
+        FileNotFoundError: there is none and ``create`` is false.
+        ValueError: the key cannot be made or read, or the file is not this user's
+            key (another length, another owner, open to others, a link, a folder);
+            the message names the file and what is allowed.
+    """
+    path = key_path()
+    if not os.path.lexists(path):
+        if not create:
+            raise FileNotFoundError(f"no signing key at {path}")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            remove_stale_temporaries([path.parent])  # a killed maker's half-made key
+            tmp = path.with_name(f".{KEY_NAME}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(secrets.token_bytes(_KEY_BYTES))
+                    f.flush()
+                    os.fsync(f.fileno())
+                try:
+                    os.link(tmp, path)  # never over a key another process made meanwhile
+                except FileExistsError:
+                    pass
+            finally:
+                tmp.unlink(missing_ok=True)
+            fsync_folder(path.parent)
+        except OSError as exc:
+            raise ValueError(
+                f"cannot make the checkpoint key {path} ({exc.strerror}); set "
+                "POKER_ENV_CONFIG_DIR to a folder of your own that can be written"
+            ) from None
+    return _read_key(path)
+
+
 def _manifest_mac(doc: Mapping[str, Any], key: bytes) -> str:
     body = {k: v for k, v in doc.items() if k != "signature"}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hmac.new(key, text.encode("ascii"), hashlib.sha256).hexdigest()
 
 
-def check_signature(folder: Path) -> str | None:
-    """Why ``folder`` (a complete checkpoint folder, :func:`check_folder`) is not one
-    this user wrote as it is now (None: it is). Its manifest must carry the HMAC of
-    this user's key, and the folder hold no file the manifest does not list."""
+def _signed_manifest(folder: Path) -> tuple[dict[str, Any] | None, str | None]:
+    # The manifest, read once, if its MAC is this user's key's (else why not).
     try:
         key = signing_key(create=False)
     except FileNotFoundError:
-        return f"this user has no signing key ({key_path()}), so signed no checkpoint"
-    except (OSError, ValueError) as exc:
-        return str(exc)
+        return None, f"this user has no signing key ({key_path()}), so signed no checkpoint"
+    except ValueError as exc:
+        return None, str(exc)
     try:
-        doc = json.loads((folder / FOLDER_MANIFEST).read_text())
-        parts = {str(part["name"]) for part in doc["parts"]}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        return f"{FOLDER_MANIFEST} does not read ({exc})"
+        doc = json.loads((folder / FOLDER_MANIFEST).read_bytes())
+        if not isinstance(doc, dict) or not isinstance(doc.get("parts"), list):
+            raise ValueError("no list of parts")
+    except (OSError, ValueError) as exc:
+        return None, f"{FOLDER_MANIFEST} does not read ({exc})"
     signature = doc.get("signature")
     if not isinstance(signature, str):
-        return (
+        return None, (
             "its manifest is not signed (written before poker_env signed checkpoints, "
             "or not by poker_env)"
         )
     if not hmac.compare_digest(signature, _manifest_mac(doc, key)):
-        return (
+        return None, (
             f"its manifest is not signed with this user's key ({key_path()}): written "
             "by another user or on another machine, or edited since"
         )
-    for p in sorted(folder.rglob("*")):
-        name = p.relative_to(folder).as_posix()
-        if not p.is_dir() and name != FOLDER_MANIFEST and name not in parts:
-            return f"it holds {name}, which its signed manifest does not list (added since)"
-    return None
+    return doc, None
+
+
+def check_signature(folder: Path) -> str | None:
+    """Why ``folder``'s manifest is not one this user signed (None: it is). The files
+    are checked against it by :func:`check_folder`, and read for a restore only
+    through :func:`verified_copy`."""
+    return _signed_manifest(folder)[1]
+
+
+@contextmanager
+def verified_copy(folder: Path) -> Iterator[Path]:
+    """A private copy of the checkpoint ``folder`` (a new folder only this user can
+    enter) holding exactly the files its signed manifest lists, each with the bytes
+    the manifest's sha256 names; removed at the end of the ``with``.
+
+    What a restore unpickles comes from this copy: each part is opened once (not
+    through a symbolic link), hashed as it is copied and refused on a mismatch, so
+    nothing added to the folder (a file, a folder, a link), and nothing changed in it
+    after the check, reaches the reader.
+
+    Raises:
+        UntrustedCheckpointError: the manifest is not signed with this user's key, or a
+            part is missing, a link, not a regular file, or has other bytes.
+    """
+    doc, why = _signed_manifest(folder)
+    if doc is None:
+        raise UntrustedCheckpointError(f"{folder}: {why}")
+    copy = Path(tempfile.mkdtemp(prefix="poker_env_checkpoint_"))
+    try:
+        for part in doc["parts"]:
+            try:
+                name, size, digest = str(part["name"]), int(part["size"]), str(part["sha256"])
+            except (KeyError, TypeError, ValueError) as exc:
+                raise UntrustedCheckpointError(
+                    f"{folder}: a malformed part entry ({exc!r})"
+                ) from None
+            rel = Path(name)
+            if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+                raise UntrustedCheckpointError(f"{folder}: a part named {name!r}, outside it")
+            _copy_part(folder, rel, copy / rel, size, digest)
+    except BaseException:
+        shutil.rmtree(copy, ignore_errors=True)
+        raise
+    try:
+        yield copy
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+
+
+def _copy_part(folder: Path, rel: Path, dst: Path, size: int, digest: str) -> None:
+    src = folder / rel
+    try:
+        fd = os.open(src, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        what = "a symbolic link" if src.is_symlink() else f"unreadable ({exc.strerror})"
+        raise UntrustedCheckpointError(f"{folder}: its part {rel.as_posix()} is {what}") from None
+    h = hashlib.sha256()
+    copied = 0
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UntrustedCheckpointError(f"{folder}: its part {rel.as_posix()} is not a regular file")
+    with os.fdopen(fd, "rb") as f, dst.open("xb") as out:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+            out.write(block)
+            copied += len(block)
+            if copied > size:
+                break
+    if copied != size or h.hexdigest() != digest:
+        raise UntrustedCheckpointError(
+            f"{folder}: its part {rel.as_posix()} has other bytes than its signed manifest "
+            "says (changed since it was written)"
+        )
 
 
 # ----- files that change together ------------------------------------------------------

@@ -68,6 +68,7 @@ from poker_env_agents.training.checkpoints import (
     commit_folder,
     remove_stale_temporaries,
     signing_key,
+    verified_copy,
 )
 from poker_env_agents.training.rllib_batched import (
     LOGIT_MIN,
@@ -721,23 +722,28 @@ def learner_module(checkpoint: str | Path, sampler: str, *, trust: bool = False)
     ``algo.get_module()`` is an env runner's copy, one weight sync behind; the
     learner's lives under ``learner_group/learner/rl_module/<module id>``. Ray
     unpickles it, so unless ``trust`` the checkpoint must be complete and signed with
-    this user's key (:func:`find_rllib_checkpoint`'s rule).
+    this user's key (:func:`find_rllib_checkpoint`'s rule), and Ray reads its
+    :func:`~.checkpoints.verified_copy`.
 
     Raises:
         FileNotFoundError: not a complete checkpoint, or no such module in it.
         UntrustedCheckpointError: not signed with this user's key.
     """
-    if not trust:
-        why = check_folder(Path(checkpoint)) or check_signature(Path(checkpoint))
-        if why is not None:
-            raise UntrustedCheckpointError(
-                f"{checkpoint}: {why}; Ray would unpickle its files (pass trust=True "
-                "only for a checkpoint you wrote)"
-            )
-    path = Path(checkpoint) / "learner_group" / "learner" / "rl_module" / module_id(sampler)
-    if not path.is_dir():
-        raise FileNotFoundError(f"{checkpoint}: no learner module at {path}")
-    return RLModule.from_checkpoint(path)
+    inner = Path("learner_group") / "learner" / "rl_module" / module_id(sampler)
+    if trust:
+        if not (Path(checkpoint) / inner).is_dir():
+            raise FileNotFoundError(f"{checkpoint}: no learner module at {inner}")
+        return RLModule.from_checkpoint(Path(checkpoint) / inner)
+    why = check_folder(Path(checkpoint)) or check_signature(Path(checkpoint))
+    if why is not None:
+        raise UntrustedCheckpointError(
+            f"{checkpoint}: {why}; Ray would unpickle its files (pass trust=True "
+            "only for a checkpoint you wrote)"
+        )
+    with verified_copy(Path(checkpoint)) as copy:  # what Ray reads: the signed bytes
+        if not (copy / inner).is_dir():
+            raise FileNotFoundError(f"{checkpoint}: no learner module at {inner}")
+        return RLModule.from_checkpoint(copy / inner)
 
 
 def export_module(
@@ -835,7 +841,13 @@ def train(
     try:
         first = 0
         if checkpoint is not None:
-            algo.restore_from_path(str(checkpoint.resolve()))
+            if trust_checkpoint:
+                algo.restore_from_path(str(checkpoint.resolve()))
+            else:
+                # Ray reads a private copy of the files the signed manifest lists, as
+                # signed (nothing added to the folder or changed since the check).
+                with verified_copy(checkpoint) as copy:
+                    algo.restore_from_path(str(copy))
             first = int(algo.iteration or 0)
             # What a killed run logged after the checkpoint goes (no step twice).
             metrics = run / "metrics.jsonl"

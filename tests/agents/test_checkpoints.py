@@ -16,6 +16,7 @@ import os
 import shutil
 import signal
 import sys
+import tempfile
 import time
 import traceback
 import zipfile
@@ -30,6 +31,7 @@ import pytest
 from poker_env.errors import ConfigError
 from poker_env_agents.training.checkpoints import (
     FOLDER_MANIFEST,
+    UntrustedCheckpointError,
     atomic_write,
     atomic_write_text,
     check_folder,
@@ -39,6 +41,7 @@ from poker_env_agents.training.checkpoints import (
     remove_stale_temporaries,
     sha256_of,
     signing_key,
+    verified_copy,
 )
 from poker_env_agents.training.train import TrainConfig, find_checkpoint, load_config, train
 
@@ -135,7 +138,7 @@ def test_a_checkpoint_folder_counts_only_when_complete(tmp_path: Path) -> None:
 
 
 def test_a_checkpoint_folder_is_signed_by_its_writer(tmp_path: Path, monkeypatch: Any) -> None:
-    # Ray unpickles a checkpoint folder: only one this user wrote, unchanged, passes.
+    # Ray unpickles a checkpoint folder: only a manifest this user signed passes.
     def write(d: Path) -> None:
         (d / "learner").mkdir()
         (d / "learner" / "state.pkl").write_bytes(b"weights")
@@ -146,18 +149,15 @@ def test_a_checkpoint_folder_is_signed_by_its_writer(tmp_path: Path, monkeypatch
     manifest = final / FOLDER_MANIFEST
     doc = json.loads(manifest.read_text())
     assert len(doc["signature"]) == 64  # hex HMAC-SHA256
-    # A file added beside the listed ones (Ray would read it too).
-    (final / "learner" / "extra.pkl").write_bytes(b"code")
-    assert check_signature(final) == (
-        "it holds learner/extra.pkl, which its signed manifest does not list (added since)"
-    )
-    (final / "learner" / "extra.pkl").unlink()
     # A manifest edited to match replaced bytes: complete again, but the MAC fails.
     (final / "learner" / "state.pkl").write_bytes(b"crafted")
     doc["parts"][0].update(size=7, sha256=sha256_of(final / "learner" / "state.pkl"))
     manifest.write_text(json.dumps(doc))
     assert check_folder(final) is None
     assert "not signed with this user's key" in str(check_signature(final))
+    with pytest.raises(UntrustedCheckpointError, match="not signed with this user's key"):
+        with verified_copy(final):
+            pass
     del doc["signature"]
     manifest.write_text(json.dumps(doc))
     assert "its manifest is not signed" in str(check_signature(final))
@@ -172,6 +172,50 @@ def test_a_checkpoint_folder_is_signed_by_its_writer(tmp_path: Path, monkeypatch
     assert not (tmp_path / "nobody").exists()  # checking makes no key
 
 
+def test_a_restore_reads_only_the_signed_bytes(tmp_path: Path, monkeypatch: Any) -> None:
+    """What a restore reads is a private copy of the files the signed manifest lists,
+    each hashed as copied: a file or a linked folder added to the checkpoint is not in
+    it, a part replaced by a link is refused, and so is a part changed after the check
+    (the bytes read are the bytes hashed)."""
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "me"))
+    scratch = tmp_path / "scratch"  # where the copies are made
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+
+    def write(d: Path) -> None:
+        (d / "learner").mkdir()
+        (d / "learner" / "state.pkl").write_bytes(b"weights" * 1000)
+        (d / "meta.json").write_text("{}")
+
+    final = commit_folder(tmp_path / "iter_00001", write)
+    payload = tmp_path / "payload"
+    (payload / "rl_module").mkdir(parents=True)
+    (payload / "rl_module" / "module_state.pkl").write_bytes(b"code")
+    (final / "env_runner").symlink_to(payload, target_is_directory=True)  # Ray would read it
+    (final / "learner" / "extra.pkl").write_bytes(b"code")
+    with verified_copy(final) as copy:
+        files = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*") if p.is_file())
+        assert files == ["learner/state.pkl", "meta.json"]
+        assert (copy / "learner" / "state.pkl").read_bytes() == b"weights" * 1000
+        assert copy.stat().st_mode & 0o077 == 0  # a folder only this user enters
+    assert not copy.exists()  # removed after use
+    # A listed part that is a link (to bytes that match, even): refused, not followed.
+    (tmp_path / "same.pkl").write_bytes(b"weights" * 1000)
+    (final / "learner" / "state.pkl").unlink()
+    (final / "learner" / "state.pkl").symlink_to(tmp_path / "same.pkl")
+    with pytest.raises(UntrustedCheckpointError, match=r"learner/state\.pkl is a symbolic link"):
+        with verified_copy(final):
+            pass
+    # Changed after the check: the copy's own hash refuses it.
+    (final / "learner" / "state.pkl").unlink()
+    (final / "learner" / "state.pkl").write_bytes(b"weightz" * 1000)  # same size
+    assert check_signature(final) is None  # the manifest is still the signed one
+    with pytest.raises(UntrustedCheckpointError, match="other bytes than its signed manifest"):
+        with verified_copy(final):
+            pass
+    assert list(scratch.iterdir()) == []  # no copy left behind by a refusal
+
+
 def test_the_signing_key_is_made_once_for_its_owner_only(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.delenv("POKER_ENV_CONFIG_DIR")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
@@ -180,10 +224,53 @@ def test_the_signing_key_is_made_once_for_its_owner_only(tmp_path: Path, monkeyp
     assert len(key) == 32 and signing_key() == key
     assert key_path().stat().st_mode & 0o777 == 0o600
     assert sorted(p.name for p in key_path().parent.iterdir()) == ["checkpoint.key"]
+    # Open to others: refused, naming the fix.
+    key_path().chmod(0o644)
+    with pytest.raises(ValueError, match=r"can be read or written by others \(mode 644\)"):
+        signing_key()
+    key_path().chmod(0o600)
+    if os.getuid() == 0:  # (root can give the file away: another user's key)
+        os.chown(key_path(), 12345, -1)
+        with pytest.raises(ValueError, match="belongs to user id 12345, not to you"):
+            signing_key()
+        os.chown(key_path(), 0, -1)
+    assert signing_key() == key
+    # Not a key: refused, not replaced.
     key_path().write_bytes(b"short")
     with pytest.raises(ValueError, match=r"checkpoint.key is 5 bytes, a signing key is 32"):
         signing_key()
-    assert key_path().read_bytes() == b"short"  # refused, not replaced
+    assert key_path().read_bytes() == b"short"
+    # A link to someone's key (a planted one), even a dangling link: refused.
+    key_path().unlink()
+    (tmp_path / "planted").write_bytes(bytes(32))
+    (tmp_path / "planted").chmod(0o600)
+    key_path().symlink_to(tmp_path / "planted")
+    with pytest.raises(ValueError, match="is a symbolic link"):
+        signing_key()
+    (tmp_path / "planted").unlink()
+    with pytest.raises(ValueError, match="is a symbolic link"):
+        signing_key()
+    key_path().unlink()
+    key_path().mkdir()
+    with pytest.raises(ValueError, match="is a folder"):
+        signing_key()
+
+
+def test_a_key_that_cannot_be_made_says_where_to_keep_it(tmp_path: Path, monkeypatch: Any) -> None:
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("POKER_ENV_CONFIG_DIR", str(tmp_path / "file" / "sub"))
+    with pytest.raises(ValueError, match="set POKER_ENV_CONFIG_DIR to a folder of your own"):
+        signing_key()
+    monkeypatch.delenv("POKER_ENV_CONFIG_DIR")
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)
+
+    def no_home(cls: type) -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", classmethod(no_home))
+    with pytest.raises(ValueError, match="no home folder to keep the checkpoint key in"):
+        key_path()
 
 
 # ----- hand-made torn and partial checkpoints ------------------------------------------

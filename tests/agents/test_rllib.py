@@ -217,6 +217,48 @@ def test_a_checkpoint_not_signed_by_this_user_is_not_unpickled(
     # Trusted on purpose: found, and its module loads.
     assert find_rllib_checkpoint(copy, trust=True)[0] == copy
     assert learner_module(copy, "batched", trust=True) is not None
+    # train() refuses it itself (not only the command line's early check).
+    with pytest.raises(UntrustedCheckpointError, match="not signed with this user's key"):
+        train(_small("batched", tmp_path / "y", iterations=1), resume=copy, log=lambda s: None)
+    assert not (tmp_path / "y").exists()
+
+
+class _Payload:
+    """Unpickled, it creates the file it names (what a crafted checkpoint's code does)."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return (open, (str(self.marker), "w"))
+
+
+def test_ray_restores_only_the_files_the_signed_manifest_lists(
+    batched_run: Any, tmp_path: Path
+) -> None:
+    """A copy of your own signed checkpoint with a folder added by a link: Ray restores
+    any component whose folder exists (env_runner/rl_module, which a save never
+    writes), and the link hid it from a scan of the folder. The resume reads a private
+    copy of the listed files, so the added pickle is never opened."""
+    import pickle
+    import shutil
+
+    marker = tmp_path / "PWNED"
+    evil = tmp_path / "evil_module"
+    evil.mkdir()
+    (evil / "module_state.pkl").write_bytes(pickle.dumps(_Payload(marker)))
+    pickle.loads((evil / "module_state.pkl").read_bytes()).close()  # (it works)
+    assert marker.exists()
+    marker.unlink()
+    run = tmp_path / "run"
+    crafted = shutil.copytree(batched_run.checkpoint, run / "checkpoints" / "iter_00002")
+    (crafted / "env_runner").mkdir(exist_ok=True)
+    (crafted / "env_runner" / "rl_module").symlink_to(evil, target_is_directory=True)
+    assert find_rllib_checkpoint(run)[0] == crafted  # complete and signed, as listed
+    more = train(_small("batched", run, num_env_runners=0, iterations=1), resume=run, log=print)
+    assert more.checkpoint.name == "iter_00003"
+    assert not marker.exists()
+    assert learner_module(crafted, "batched") is not None and not marker.exists()
 
 
 def test_export_plays_the_module_masked_argmax(batched_run: Any) -> None:

@@ -406,6 +406,11 @@ def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
     Dog table's cards all inside the felt."""
     from playwright.sync_api import expect
 
+    narrow = _page(browser, 320, 640)  # the start page, its options open, at 320
+    narrow.goto(server + "/")
+    narrow.click("details.more summary")
+    assert narrow.evaluate("document.documentElement.scrollWidth") <= 320
+    narrow.close()
     page = _page(browser, 375, 667)
     for game, players in (("holdem", "6"), ("holdem", "10"), ("draw", ""), ("reddog", "10")):
         fields = {"game": game, "seed": "11"} | ({"players": players} if players else {})
@@ -439,6 +444,46 @@ def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
         assert (
             felt["x"] + 10 <= box["x"] and box["x"] + box["width"] <= felt["x"] + felt["width"] - 10
         )
+    assert page.errors == []
+    page.close()
+
+
+def _in_view_and_clear(page: Any, height: int) -> None:
+    """Every button inside the screen, and your cards not under the buttons' box."""
+    controls = page.locator("#controls").bounding_box()
+    assert controls is not None and controls["y"] + controls["height"] <= height + 1
+    for button in page.locator("#buttons button.action").all():
+        box = button.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= height
+    for card in page.locator("#my-cards .card").all():
+        box = card.bounding_box()
+        assert box is not None and 0 <= box["y"]
+        assert box["y"] + box["height"] <= controls["y"] + 1, (box, controls)
+
+
+def test_a_table_longer_than_the_phone_keeps_its_buttons_and_your_cards_in_view(
+    browser: Any, server: str
+) -> None:
+    """Where the felt runs past a phone's screen (Red Dog at ten, deal 3 of seed 8 with
+    money 300: 9 turned cards and 21 shown; a phone on its side, 667 x 375), a new
+    table is scrolled so that your cards and the buttons are both in view, the buttons
+    not over the cards."""
+    page = _page(browser, 375, 667)
+    _start(page, server, game="reddog", players="10", seed="8", money="300")
+    for _ in range(2):
+        page.fill("#amount", "1")
+        assert _click(page, "#btn-BET").ok
+    assert len(page.locator("#board .card").all()) >= 25
+    assert page.evaluate("document.documentElement.scrollHeight") > 667  # it runs past
+    _in_view_and_clear(page, 667)
+    page.close()
+    page = _page(browser, 667, 375)
+    for game in ("holdem", "draw"):
+        _start(page, server, game=game, seed="5")
+        _in_view_and_clear(page, 375)
+        name = "CALL" if game == "holdem" else "STAY"
+        assert _click(page, f"#btn-{name}").ok
+        _in_view_and_clear(page, 375)
     assert page.errors == []
     page.close()
 

@@ -11,6 +11,8 @@
   };
   const LABELS = { ALL_IN: "ALL-IN", FORFEIT: "FORFEIT" };
   const SUITS = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+  // A touch screen's word for pressing a card.
+  const TAP = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
   const $ = (id) => document.getElementById(id);
   let view = null;
   // How much has happened in the game (the server's count): sent with each play, so a
@@ -61,6 +63,7 @@
     }
     settle();
     render(false);
+    showFoot();
   }
 
   // The buttons wait SETTLE_MS from now (presses not taken); a newer wait replaces an older one.
@@ -220,7 +223,7 @@
     $("hint").textContent = clickable
       ? (marked.size
         ? `${marked.size} card${marked.size === 1 ? "" : "s"} marked: press DRAW to change ${marked.size === 1 ? "it" : "them"}`
-        : "Click the cards you want to change, then press DRAW (none marked: stand pat)")
+        : `${TAP ? "Tap" : "Click"} the cards you want to change, then press DRAW (none marked: stand pat)`)
       : "";
     if (finalShowdown()) {
       $("hint").textContent = view.showdown.names.you;
@@ -254,11 +257,17 @@
         shown.cards.forEach((c) => cards.append(cardEl(c)));
         if (shown.won) box.classList.add("winner");
       } else if (holdem && p.in_hand && !sdHand) { cards.append(backEl(), backEl()); }
-      let info = `chips ${sdHand ? sdHand.chips[p.seat] : p.chips}`;
-      if (holdem && p.bet && !sdHand) info += ` · bet ${p.bet}`;
-      if (!p.seated) info += " · left";
-      else if (!holdem && p.has_bet) info += " · has bet";
-      box.append(name, cards, el("div", "info", info));
+      // The parts of the seat's line (a phone puts each on a line of its own).
+      const parts = [`chips ${sdHand ? sdHand.chips[p.seat] : p.chips}`];
+      if (holdem && p.bet && !sdHand) parts.push(`bet ${p.bet}`);
+      if (!p.seated) parts.push("left");
+      else if (!holdem && p.has_bet) parts.push("has bet");
+      const info = el("div", "info");
+      parts.forEach((part, i) => {
+        if (i) info.append(el("span", "sep", " · "));
+        info.append(el("span", "part", part));
+      });
+      box.append(name, cards, info);
       if (shown) box.append(el("span", "hand-name-tag", shown.hand));
       opp.append(box);
     }
@@ -521,6 +530,19 @@
     restoreMarked();
     settle();
     render(fresh);
+    showFoot();
+  }
+
+  // A phone (the stylesheet's compact layout): a new table whose felt runs past the
+  // screen's foot (ten seats at a showdown, a late Red Dog deal, a phone on its side)
+  // is scrolled so that its foot is in view: your cards above the buttons in their
+  // places (stuck to the screen's foot, the buttons would cover them). The seats above
+  // scroll off; "What happened" says what they did.
+  const COMPACT = window.matchMedia ? window.matchMedia("(max-width: 520px), (max-height: 500px)") : null;
+  function showFoot() {
+    if (!COMPACT || !COMPACT.matches) return;
+    const over = $("felt").getBoundingClientRect().bottom - window.innerHeight;
+    if (over > 0) window.scrollBy(0, over + 4);
   }
 
   async function act(name) {

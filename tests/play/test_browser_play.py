@@ -432,6 +432,10 @@ def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
                 if b
             }
             assert len(tops) == 1
+            if players == "6":
+                page.locator("body[aria-busy=false]").wait_for(state="attached")
+                _settle(page)
+                page.screenshot(path=str(_shots(Path("/tmp")) / "play-phone.png"))
     _start(page, server, game="reddog", players="10", seed="1")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     felt = page.locator(".felt").bounding_box()

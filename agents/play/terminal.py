@@ -152,7 +152,12 @@ def _message_text(message: str | None) -> Text | None:
     return None
 
 
-_CARD_WORD = re.compile(r"\b([2-9TJQKA])([cdhs])\b")
+#: Cards in the game's texts ("Kd Qs"), after the words the texts name cards with (so
+#: that "As" or "Ah" as words stay words); the web page's CARD_LIST is the same.
+_CARD_LIST = re.compile(
+    r"\b((?:shows?|turns|card|cards:|board|hand|Flop:|Turn:|River:|You|Seat \d+) )"
+    r"((?:[2-9TJQKA][cdhs])(?: [2-9TJQKA][cdhs])*)\b"
+)
 
 
 def _with_cards(text: str, style: str, fancy: bool) -> Text:
@@ -161,11 +166,14 @@ def _with_cards(text: str, style: str, fancy: bool) -> Text:
     table's are)."""
     t = Text()
     at = 0
-    for m in _CARD_WORD.finditer(text) if fancy else ():
-        t.append(text[at : m.start()], style=style)
-        card = "bold red" if m[2] in _RED else "bold"
-        t.append(m[1] + _SUITS[m[2]], style=f"{style} {card}".strip())
-        at = m.end()
+    for m in _CARD_LIST.finditer(text) if fancy else ():
+        t.append(text[at : m.start(2)], style=style)
+        for i, card in enumerate(m[2].split()):
+            if i:
+                t.append(" ", style=style)
+            look = "bold red" if card[1] in _RED else "bold"
+            t.append(card[0] + _SUITS[card[1]], style=f"{style} {look}".strip())
+        at = m.end(2)
     t.append(text[at:], style=style)
     return t
 

@@ -177,7 +177,7 @@ def test_the_showdown_waits_on_the_table_for_next_hand(browser: Any, server: str
     expect(words).to_have_count(5)
     for i, text in enumerate(her):
         expect(words.nth(i)).to_have_attribute("title", text)
-        expect(words.nth(i)).to_have_text(_as_shown(text))
+        expect(words.nth(i)).to_have_text(_as_shown(f"shows {text}")[len("shows ") :])
         red = "red" in (words.nth(i).get_attribute("class") or "")
         assert red == (text[-1] in "dh"), text
     assert re.search(r"She shows ([2-9AKQJ]|10)[\u2660-\u2666]", shows.inner_text())
@@ -481,6 +481,18 @@ def test_a_table_longer_than_the_phone_keeps_its_buttons_and_your_cards_in_view(
     assert page.evaluate("document.documentElement.scrollHeight") > 667  # it runs past
     _in_view_and_clear(page, 667)
     page.close()
+    # A wide phone on its side (932 x 430: the two columns of a desktop): the felt is
+    # not stretched to the side column's height, so its foot is not empty felt with
+    # the cards above the screen.
+    page = _page(browser, 932, 430)
+    _start(page, server, game="reddog", players="10", seed="8", money="300")
+    for _ in range(2):
+        page.fill("#amount", "1")
+        assert _click(page, "#btn-BET").ok
+    _in_view_and_clear(page, 430)
+    middle = page.locator(".middle").bounding_box()
+    assert middle is not None and middle["y"] + middle["height"] > 0  # the board shows
+    page.close()
     page = _page(browser, 667, 375)
     for game in ("holdem", "draw"):
         _start(page, server, game=game, seed="5")
@@ -488,6 +500,33 @@ def test_a_table_longer_than_the_phone_keeps_its_buttons_and_your_cards_in_view(
         name = "CALL" if game == "holdem" else "STAY"
         assert _click(page, f"#btn-{name}").ok
         _in_view_and_clear(page, 375)
+    assert page.errors == []
+    page.close()
+
+
+def test_on_a_phone_the_showdown_pause_keeps_the_focus_on_next_hand(
+    browser: Any, server: str
+) -> None:
+    """A phone hides the next hand's buttons (all off) during the showdown pause: the
+    focus goes to "Next hand" (not lost to the page), and after it to the buttons' row,
+    as on a desktop. A refusal's reason stays shown during the pause."""
+    from playwright.sync_api import expect
+
+    page = _page(browser, 375, 667)
+    _start(page, server, seed="2")  # (as the desktop test: a showdown in hand 1)
+    assert _click(page, "#btn-DRAW").ok
+    assert _click(page, "#btn-DRAW").ok
+    expect(page.locator("#showdown")).to_be_visible()
+    expect(page.locator("#buttons")).to_be_hidden()
+    assert page.evaluate("document.activeElement.id") == "next-hand"
+    page.evaluate("document.getElementById('message').textContent = 'Not accepted'")
+    expect(page.locator("#message")).to_be_visible()
+    page.evaluate("document.getElementById('message').textContent = ''")
+    page.keyboard.press("Enter")
+    expect(page.locator("#showdown")).to_be_hidden()
+    page.locator("body[aria-busy=false]").wait_for(state="attached")
+    assert page.evaluate("document.activeElement.id") == "buttons"
+    expect(page.locator("#buttons")).to_be_visible()
     assert page.errors == []
     page.close()
 

@@ -656,3 +656,13 @@ def test_cards_named_in_what_happened_read_as_on_the_table() -> None:
     styles = {t.plain[span.start : span.end]: str(span.style) for span in t.spans}
     assert styles["K♦"] == "bold bold red" and styles["Q♠"] == "bold bold"
     assert _with_cards("Kd", "", False).plain == "Kd"
+    # Words that look like cards stay words; a card list after the game's words does not.
+    for words in ("As you like it, Ah well, Ad hoc.", "You 2, Seat 4 1.", "Kd alone"):
+        assert _with_cards(words, "", True).plain == words
+    draw = "Draw for the first dealer: You Jd, Seat 1 Qd, Seat 5 As. Seat 5 deals."
+    assert _with_cards(draw, "", True).plain == (
+        "Draw for the first dealer: You J♦, Seat 1 Q♦, Seat 5 A♠. Seat 5 deals."
+    )
+    assert _with_cards("the dealer turns Tc: it wins", "", True).plain == (
+        "the dealer turns T♣: it wins"
+    )

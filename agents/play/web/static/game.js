@@ -87,17 +87,24 @@
   }
 
   // A text with its cards ("Kd Qd", as the server writes them) shown as the table
-  // shows them: K♦ Q♦, red or black, ten as 10 (the text's own words are kept).
-  const CARD_WORD = /\b([2-9TJQKA])([cdhs])\b/g;
+  // shows them: K♦ Q♦, red or black, ten as 10 (the text's own words are kept). Only
+  // after the words the game's texts name cards with (so that "As" or "Ah" as words
+  // stay words): "shows", "turns", "the card", "cards:", "board", "hand", a street,
+  // and a seat in the draw for the first dealer ("You Jd, Seat 1 Qd").
+  const CARD_LIST = /\b((?:shows?|turns|card|cards:|board|hand|Flop:|Turn:|River:|You|Seat \d+) )((?:[2-9TJQKA][cdhs])(?: [2-9TJQKA][cdhs])*)\b/g;
   function withCards(node, text) {
     let at = 0;
-    for (const m of text.matchAll(CARD_WORD)) {
-      if (m.index > at) node.append(text.slice(at, m.index));
-      const red = m[2] === "h" || m[2] === "d";
-      const span = el("span", "card-word" + (red ? " red" : ""), (m[1] === "T" ? "10" : m[1]) + SUITS[m[2]]);
-      span.title = m[0];
-      node.append(span);
-      at = m.index + m[0].length;
+    for (const m of text.matchAll(CARD_LIST)) {
+      const start = m.index + m[1].length;
+      if (start > at) node.append(text.slice(at, start));
+      m[2].split(" ").forEach((card, i) => {
+        if (i) node.append(" ");
+        const red = card[1] === "h" || card[1] === "d";
+        const span = el("span", "card-word" + (red ? " red" : ""), (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]]);
+        span.title = card;
+        node.append(span);
+      });
+      at = start + m[2].length;
     }
     if (at < text.length) node.append(text.slice(at));
     return node;
@@ -332,6 +339,10 @@
       // that could be pressed is FOLD in Hold'em: an Enter meant for the button used
       // before would fold). The next Tab goes on from the row.
       target = $("buttons");
+    }
+    if (!target.getClientRects().length && pausing()) {
+      // Hidden (a phone hides the buttons during the showdown pause): "Next hand".
+      target = $("next-hand");
     }
     target.focus({ preventScroll: true });
     wantFocus = null;

@@ -666,3 +666,55 @@ def test_cards_named_in_what_happened_read_as_on_the_table() -> None:
     assert _with_cards("the dealer turns Tc: it wins", "", True).plain == (
         "the dealer turns T♣: it wins"
     )
+
+
+def test_every_card_the_texts_name_follows_a_word_the_card_rule_knows() -> None:
+    """The log shows a card with its symbol only after the words the texts name cards
+    with (terminal._CARD_LIST, the page's CARD_LIST): in whole random games of each
+    game every card-like word of every text (events, results, the final line) is one
+    the rule finds, so none is left in letters. A new text that names a card after
+    another word fails here."""
+    import random
+    import re
+
+    from poker_env_agents.play.terminal import _CARD_LIST
+
+    loose = re.compile(r"\b[2-9TJQKA][cdhs]\b")
+    tables: list[tuple[str, dict[str, Any]]] = [
+        ("draw", {}),
+        ("draw", {"deck": 32}),
+        ("reddog", {"players": 10}),
+        ("holdem", {"players": 2}),
+        ("holdem", {"players": 10}),
+    ]
+    found = 0
+    for game, options in tables:
+        for seed in range(3):
+            s = new_session(game, seed=seed, **options)
+            rng = random.Random(seed)
+            for _ in range(300):
+                buttons = s.buttons()
+                if s.is_over or not buttons:
+                    break
+                b = rng.choice(buttons)
+                amount = rng.randint(b.min_amount, b.max_amount) if b.takes_amount else None
+                cards = rng.sample(range(1, 6), rng.randint(0, 3)) if b.takes_cards else ()
+                s.act(b.name, amount=amount, cards=cards)
+            view = s.view()
+            texts = [e["text"] for e in s.events] + [view["final"] or ""]
+            texts += [line for r in view["results"] for line in (r.get("lines") or [r["text"]])]
+            for text in texts:
+                listed = sum(len(m[2].split()) for m in _CARD_LIST.finditer(text))
+                assert listed == len(loose.findall(text)), text
+                found += listed
+    assert found > 1000
+
+
+def test_the_page_reads_cards_by_the_same_rule() -> None:
+    """game.js's CARD_LIST is the terminal's _CARD_LIST, character for character (the
+    test above checks the rule against every text)."""
+    from poker_env_agents.play.terminal import _CARD_LIST
+
+    js = (ROOT / "agents" / "play" / "web" / "static" / "game.js").read_text()
+    source = js.split("const CARD_LIST = /", 1)[1].split("/g;", 1)[0]
+    assert source == _CARD_LIST.pattern

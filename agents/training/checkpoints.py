@@ -200,16 +200,31 @@ def part_record(root: Path, path: Path) -> dict[str, Any]:
     }
 
 
+def _part_entry(part: Any) -> tuple[Path, int, str]:
+    """A manifest entry's path (relative to its folder), size and sha256.
+
+    Raises:
+        ValueError: the entry is malformed, or names a path outside its folder.
+    """
+    try:
+        name, size, digest = str(part["name"]), int(part["size"]), str(part["sha256"])
+    except (KeyError, TypeError, ValueError):
+        raise ValueError(f"a malformed part entry {part!r}") from None
+    rel = Path(name)
+    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+        raise ValueError(f"it names {name}, which is not inside its folder")
+    return rel, size, digest
+
+
 def check_parts(root: Path, parts: Iterable[Mapping[str, Any]]) -> str | None:
     """Why the parts a manifest lists are not all there as written (None: they are)."""
     for part in parts:
         try:
-            name, size, digest = str(part["name"]), int(part["size"]), str(part["sha256"])
-        except (KeyError, TypeError, ValueError):
-            return f"a malformed part entry {dict(part)!r}"
-        if Path(name).is_absolute() or ".." in Path(name).parts:
-            return f"it names {name}, which is not inside its folder"
-        p = root / name
+            rel, size, digest = _part_entry(part)
+        except ValueError as exc:
+            return str(exc)
+        name = rel.as_posix()
+        p = root / rel
         if not p.is_file():
             return f"it names {name}, which is missing"
         have = p.stat().st_size
@@ -305,22 +320,34 @@ def key_path() -> Path:
     return Path(base) / "poker_env" / KEY_NAME
 
 
-def _read_key(path: Path) -> bytes:
-    # The key as a file of this user's own, readable by nobody else: a planted key (or
-    # a link to one) in a shared folder would let its planter sign checkpoints.
+def _open_regular(path: Path) -> int:
+    """A read-only descriptor of the regular file at ``path``, not opened through a
+    symbolic link (the last part of the path).
+
+    Raises:
+        ValueError: it is a link, a folder, not a regular file, or does not open.
+    """
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
         if path.is_symlink():
-            raise ValueError(f"{path} is a symbolic link; the key must be a file") from None
-        if path.is_dir():
-            raise ValueError(f"{path} is a folder; the key must be a file") from None
+            raise ValueError(f"{path} is a symbolic link") from None
         raise ValueError(f"{path} does not read ({exc.strerror})") from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
         os.close(fd)
-        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
-        raise ValueError(f"{path} is {what}; the key must be a file")
+        raise ValueError(f"{path} is {'a folder' if stat.S_ISDIR(mode) else 'not a regular file'}")
+    return fd
+
+
+def _read_key(path: Path) -> bytes:
+    # The key as a file of this user's own, readable by nobody else: a planted key (or
+    # a link to one) in a shared folder would let its planter sign checkpoints.
+    try:
+        fd = _open_regular(path)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; the key must be a regular file of yours") from None
+    st = os.fstat(fd)
     with os.fdopen(fd, "rb") as f:
         if hasattr(os, "getuid") and st.st_uid != os.getuid():
             raise ValueError(
@@ -445,14 +472,9 @@ def verified_copy(folder: Path) -> Iterator[Path]:
     try:
         for part in doc["parts"]:
             try:
-                name, size, digest = str(part["name"]), int(part["size"]), str(part["sha256"])
-            except (KeyError, TypeError, ValueError) as exc:
-                raise UntrustedCheckpointError(
-                    f"{folder}: a malformed part entry ({exc!r})"
-                ) from None
-            rel = Path(name)
-            if rel.is_absolute() or ".." in rel.parts or not rel.parts:
-                raise UntrustedCheckpointError(f"{folder}: a part named {name!r}, outside it")
+                rel, size, digest = _part_entry(part)
+            except ValueError as exc:
+                raise UntrustedCheckpointError(f"{folder}: {exc}") from None
             _copy_part(folder, rel, copy / rel, size, digest)
     except BaseException:
         shutil.rmtree(copy, ignore_errors=True)
@@ -464,18 +486,13 @@ def verified_copy(folder: Path) -> Iterator[Path]:
 
 
 def _copy_part(folder: Path, rel: Path, dst: Path, size: int, digest: str) -> None:
-    src = folder / rel
+    dst.parent.mkdir(parents=True, exist_ok=True)
     try:
-        fd = os.open(src, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        what = "a symbolic link" if src.is_symlink() else f"unreadable ({exc.strerror})"
-        raise UntrustedCheckpointError(f"{folder}: its part {rel.as_posix()} is {what}") from None
+        fd = _open_regular(folder / rel)
+    except ValueError as exc:
+        raise UntrustedCheckpointError(f"{folder}: its part {exc}") from None
     h = hashlib.sha256()
     copied = 0
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise UntrustedCheckpointError(f"{folder}: its part {rel.as_posix()} is not a regular file")
     with os.fdopen(fd, "rb") as f, dst.open("xb") as out:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)

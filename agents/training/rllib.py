@@ -803,6 +803,13 @@ def train(
     The run folder gets ``config.json``, ``checkpoints/iter_<n>/``, ``tb/`` (scalars:
     episode returns per agent, losses, entropy, KL, env steps, illegal actions),
     ``policy.npz`` (the export) and ``metrics.jsonl``.
+
+    Raises:
+        ConfigError: a bad config, or a checkpoint of another shape.
+        FileNotFoundError: ``resume`` holds no complete checkpoint.
+        UntrustedCheckpointError: ``resume``'s checkpoint is not signed with this user's
+            key (and not ``trust_checkpoint``).
+        ValueError: this user's signing key cannot be made or is not a key of theirs.
     """
     import ray
 

@@ -34,20 +34,16 @@ _SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 def _as_shown(text: str) -> str:
     """An event's text as the page shows it: its cards ("Kd Th", after the words the
     game names cards with) as on the table ("K\u2666 10\u2665"), the rest as the server
-    wrote it. (The rule's own cases, words left alone among them, are tested on the
-    terminal's copy in test_terminal.py.)"""
-    cards = r"(?:[2-9TJQKA][cdhs])(?: [2-9TJQKA][cdhs])*"
-    pattern = (
-        r"\b((?:shows?|turns|card|cards:|board|hand|Flop:|Turn:|River:|You|Seat \d+) )"
-        f"({cards})\\b"
-    )
+    wrote it. The page's rule is the terminal's (test_terminal.py checks both: the same
+    pattern, and every card of the game's texts found by it)."""
+    from poker_env_agents.play.terminal import _CARD_LIST
 
     def show(m: re.Match[str]) -> str:
         return m[1] + " ".join(
             ("10" if c[0] == "T" else c[0]) + _SYMBOLS[c[1]] for c in m[2].split()
         )
 
-    return re.sub(pattern, show, text)
+    return _CARD_LIST.sub(show, text)
 
 
 def _chromium() -> str | None:

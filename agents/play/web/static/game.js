@@ -549,9 +549,9 @@
   // is scrolled so that its foot is in view: your cards above the buttons in their
   // places (stuck to the screen's foot, the buttons would cover them). The seats above
   // scroll off; "What happened" says what they did.
-  const COMPACT = window.matchMedia ? window.matchMedia("(max-width: 520px), (max-height: 500px)") : null;
+  // (The stylesheet's compact layout sets --compact: the rule lives there.)
   function showFoot() {
-    if (!COMPACT || !COMPACT.matches) return;
+    if (getComputedStyle(document.documentElement).getPropertyValue("--compact").trim() !== "1") return;
     const over = $("felt").getBoundingClientRect().bottom - window.innerHeight;
     if (over > 0) window.scrollBy(0, over + 4);
   }

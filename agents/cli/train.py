@@ -7,6 +7,7 @@ Examples::
     python scripts/train.py --config draw52                # a shipped recipe, by name
     python scripts/train.py --config my-recipe.toml        # or a TOML file
     python scripts/train.py --resume runs/draw-seed0      # continue a run
+    python scripts/train.py --resume runs/draw52 --config draw52  # on to the recipe's
 
 Options on the command line override the config file. The run folder (``--out``,
 default ``runs/<game>-seed<seed>``) gets the config, checkpoints, the snapshot pool,
@@ -238,7 +239,7 @@ def _interrupted(out: Path | None) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    from poker_env_agents.training.train import TrainConfig, load_config, train
+    from poker_env_agents.training.train import TrainConfig, config_fields, load_config, train
 
     config: TrainConfig | None = None
     try:
@@ -253,10 +254,16 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError("resume", str(args.resume), "a run folder with config.toml")
             overrides["out"] = str(args.resume)
             run_game = load_config(config_file).game
-            if args.game and args.game != run_game:
-                raise ConfigError(
-                    "game", args.game, f"{run_game!r}, the game of the run {args.resume}"
-                )
+            if args.config is not None:
+                # The recipe's fields go over the run's (a raised timesteps trains on),
+                # the flags over both; a change to the model's shape is refused by train.
+                recipe = config_fields(assets.config_file(args.config))
+                recipe.pop("out", None)
+                given = {k: v for k, v in overrides.items() if v is not None}
+                overrides = {**recipe, **given}
+            game = overrides.get("game")
+            if game and game != run_game:
+                raise ConfigError("game", game, f"{run_game!r}, the game of the run {args.resume}")
             config = load_config(config_file, **overrides)
         else:
             recipe = assets.config_file(args.config) if args.config is not None else None

@@ -4,6 +4,8 @@
 lives in one folder::
 
     RUN/config.toml        the resolved configuration (what --resume reads)
+    RUN/resumes.jsonl      one line a resume: its step, command and the fields it
+                           changed (they apply from that step on)
     RUN/checkpoints/       step_<n>.zip every checkpoint_every steps, committed by
                            step_<n>.json (written last: the opponent mix's state, the
                            pool's snapshots, every part's size and sha256)
@@ -345,21 +347,24 @@ def _toml_value(v: Any) -> str:
     raise ConfigError("config value", v, "numbers, strings, booleans and lists of them")
 
 
+def config_fields(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The fields a TOML config file sets, as written (no defaults filled in)."""
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("config file", str(path), f"valid TOML ({exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError("config file", str(path), "a TOML text file (UTF-8)") from None
+
+
 def load_config(path: str | os.PathLike[str] | None = None, **overrides: Any) -> TrainConfig:
     """A :class:`TrainConfig` from a TOML file (or none), then ``overrides``.
 
     Unknown keys are a ConfigError naming them; ``options`` and ``opponents``
     given as overrides replace the file's tables key by key.
     """
-    data: dict[str, Any] = {}
-    if path is not None:
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError("config file", str(path), f"valid TOML ({exc})") from None
-        except UnicodeDecodeError:
-            raise ConfigError("config file", str(path), "a TOML text file (UTF-8)") from None
+    data: dict[str, Any] = config_fields(path) if path is not None else {}
     known = {f.name for f in dataclasses.fields(TrainConfig)}
     for k in list(data) + list(overrides):
         if k not in known:
@@ -1043,6 +1048,38 @@ def _log_evaluation(run: _Run, logger: Any) -> None:
         logger.record(f"eval/vs_{r.opponent}_ci_high", r.ci_high)
 
 
+def config_changes(before: TrainConfig, after: TrainConfig) -> dict[str, list[Any]]:
+    """The fields that differ: ``{name: [before, after]}`` (TOML-like values); the run
+    folder (``out``: the same folder may be named another way) is not compared."""
+    changed = {}
+    for f in dataclasses.fields(TrainConfig):
+        if f.name == "out":
+            continue
+        old, new = _config_value(getattr(before, f.name)), _config_value(getattr(after, f.name))
+        if old != new:
+            changed[f.name] = [old, new]
+    return changed
+
+
+def _config_value(v: Any) -> Any:
+    return dict(v) if isinstance(v, Mapping) else list(v) if isinstance(v, tuple) else v
+
+
+def _record_resume(run_dir: Path, config: TrainConfig, steps: int, command: str) -> None:
+    # config.toml is the run's config now; RUN/resumes.jsonl says what each resume changed
+    # from the step it resumed at (a later --seed or --learning-rate applies from there
+    # on only), so that the folder tells how its model was trained.
+    saved = run_dir / "config.toml"
+    changed = config_changes(load_config(saved), config) if saved.is_file() else {}
+    if changed:
+        shown = "; ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in changed.items())
+        print(f"  changed from step {steps:,} on: {shown}", flush=True)
+    log = run_dir / "resumes.jsonl"
+    before = log.read_text(encoding="utf-8") if log.is_file() else ""
+    line = json.dumps({"step": steps, "command": command, "changed": changed})
+    atomic_write_text(log, before + line + "\n")
+
+
 def train(
     config: TrainConfig,
     *,
@@ -1090,6 +1127,7 @@ def train(
         raise ConfigError("out", str(run.dir), "a new folder (this one holds a run: use --resume)")
     if ckpt is not None:
         run.restore(ckpt)  # refuses a changed config before anything is written
+        _record_resume(run.dir, config, ckpt.steps, run.command)
         atomic_write_text(run.dir / "config.toml", config.to_toml())  # the new timesteps
     else:
         atomic_write_text(run.dir / "config.toml", config.to_toml())

@@ -800,3 +800,51 @@ def test_a_resume_past_its_timesteps_says_there_is_nothing_to_train(
     assert "The run is at step 640, at or past timesteps=320: nothing to train" in out
     ckpt, _ = find_checkpoint(run)
     assert ckpt is not None and ckpt.steps == 640
+
+
+def test_a_resume_records_what_it_changed_from_its_step_on(
+    finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # config.toml holds the last part's values; resumes.jsonl says from which step each
+    # change applies, so a run resumed with another seed does not pass for one seed.
+    run = _copy(finished_run, tmp_path / "run")
+    assert not (run / "resumes.jsonl").exists()
+    train(_config(run, timesteps=768, seed=5), resume=True, progress_bar=False, evaluate=False)
+    out = capsys.readouterr().out
+    assert "changed from step 640 on: timesteps 640 -> 768; seed 0 -> 5" in out
+    train(_config(run, timesteps=768, seed=5), resume=True, progress_bar=False, evaluate=False)
+    lines = [json.loads(x) for x in (run / "resumes.jsonl").read_text().splitlines()]
+    assert [(x["step"], x["changed"]) for x in lines] == [
+        (640, {"timesteps": [640, 768], "seed": [0, 5]}),
+        (768, {}),  # the second resume changed nothing (and trained nothing)
+    ]
+    assert load_config(run / "config.toml").seed == 5
+
+
+def test_resume_with_a_recipe_takes_its_fields_and_the_flags_over_them(
+    finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The recipe's raised timesteps trains on (it was ignored: "nothing to train", and
+    # scripts/ship_model.py never trained a recipe whose timesteps went up); a flag
+    # goes over the recipe; a recipe of another game is refused naming both.
+    from poker_env_agents.cli import train as cli
+
+    run = _copy(finished_run, tmp_path / "run")
+    recipe = tmp_path / "recipe.toml"
+    recipe.write_text(TrainConfig(**{**TINY, "timesteps": 768, "out": "elsewhere"}).to_toml())
+    assert (
+        cli.main(["--resume", str(run), "--config", str(recipe), "--no-progress", "--no-eval"]) == 0
+    )
+    ckpt, _ = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 768
+    flagged = ["--resume", str(run), "--config", str(recipe), "--timesteps", "896"]
+    assert cli.main([*flagged, "--no-progress", "--no-eval"]) == 0
+    ckpt, _ = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 896
+    capsys.readouterr()
+    recipe.write_text(TrainConfig(game="holdem", timesteps=2048).to_toml())
+    assert cli.main(["--resume", str(run), "--config", str(recipe), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "'holdem'" in err and "'red-dog', the game of the run" in err, err
+    ckpt, _ = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 896  # nothing trained, nothing written

@@ -257,10 +257,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.config is not None:
                 # The recipe's fields go over the run's (a raised timesteps trains on),
                 # the flags over both; a change to the model's shape is refused by train.
-                recipe = config_fields(assets.config_file(args.config))
-                recipe.pop("out", None)
+                fields = config_fields(assets.config_file(args.config))
+                fields.pop("out", None)
                 given = {k: v for k, v in overrides.items() if v is not None}
-                overrides = {**recipe, **given}
+                overrides = {**fields, **given}
             game = overrides.get("game")
             if game and game != run_game:
                 raise ConfigError("game", game, f"{run_game!r}, the game of the run {args.resume}")

@@ -316,7 +316,7 @@ def _packed_bytes(
     Saturating packs, two or three levels (``vpackusdw``, then ``vpackuswb``; 13 for
     112 int64 cards), instead of one ``vpmovusqb`` a vector and the vectors put
     together: a pack is one shuffle, a ``vpmovusqb`` two on AMD's Zen 4. Measured in
-    turns on 10 M int64 7-card hands, checked: 273-285 against 250-268 M/s
+    turns on 10 M int64 7-card hands, checked: 265-285 against 224-268 M/s
     (docs/evaluator.md). Every pack keeps a value of 0..63; any other card sets the flag
     (one OR over the loaded vectors, one test) and the caller's column test finds those
     in 52..63 or below the deck. The bytes of other values are meaningless, but bytes:

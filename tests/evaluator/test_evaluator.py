@@ -846,6 +846,46 @@ def test_the_vector_check_refuses_wide_cards_whose_low_byte_is_a_good_card(dtype
                 validate_hands(batch)
 
 
+def _packus(a: np.ndarray, b: np.ndarray, out_dtype: type) -> np.ndarray:
+    # Intel's vpackusdw / vpackuswb on 512-bit registers: in each 128-bit lane, a's
+    # elements of that lane, then b's, each saturated to the unsigned narrower type.
+    info = np.iinfo(out_dtype)
+    per_lane = len(a) // 4
+    parts = [src[per_lane * lane : per_lane * (lane + 1)] for lane in range(4) for src in (a, b)]
+    return np.clip(np.concatenate(parts).astype(np.int64), info.min, info.max).astype(out_dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32])
+@pytest.mark.parametrize("k", [5, 6, 7])
+def test_the_packs_leave_each_wide_card_where_the_vector_pass_reads_it(dtype: type, k: int) -> None:
+    # simd._pack_places (the byte the packs leave each card in, which the pass reads
+    # its cards from) against Intel's definition of the packs run on 16 rows of
+    # cards in memory, little-endian: on any CPU (the pass itself runs only where
+    # there is AVX-512, and the ranks are compared there by the tests above).
+    from poker_env.evaluator.simd import _pack_places
+
+    count = 16 * k
+    cards = np.random.default_rng(k).integers(0, 64, count).astype(dtype)
+    dwords = cards.view(np.int32)  # int64: each card's value, then its high half
+    vectors = [dwords[16 * v : 16 * v + 16] for v in range(len(dwords) // 16)]
+
+    def level(vs: list[np.ndarray], out_dtype: type) -> list[np.ndarray]:
+        return [
+            _packus(vs[i], vs[i + 1] if i + 1 < len(vs) else np.zeros_like(vs[i]), out_dtype)
+            for i in range(0, len(vs), 2)
+        ]
+
+    words = level([v.astype(np.int32) for v in vectors], np.uint16)
+    packed = level([w.view(np.int16) for w in words], np.uint8)
+    if dtype == np.int64:  # (card, 0) byte pairs read as words: one more pack
+        packed = level([p.view(np.int16) for p in packed], np.uint8)
+    assert len(packed) == 2
+    joined = np.concatenate(packed)
+    places = _pack_places(count, np.dtype(dtype).itemsize * 8)
+    assert sorted(set(places)) == sorted(places) and len(places) == count
+    assert np.array_equal(joined[places], cards.astype(np.uint8))
+
+
 def test_the_pair_pass_is_taken_where_the_cpu_has_ssse3_and_no_avx512() -> None:
     from poker_env.evaluator import kernels
 

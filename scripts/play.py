@@ -23,7 +23,7 @@ import sys
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from poker_env_agents.play.terminal import main
+from poker_env_agents.cli.play import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

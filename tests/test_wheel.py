@@ -400,6 +400,16 @@ def test_the_installed_wheel_runs_every_feature_outside_the_repository(
     # The shipped policy beats random play (its table, draw52.eval.json: +17.7 antes a
     # hand over 131,072 hands; 512 hands measure it within about 2).
     assert match["mean"] > 0, match
+    # The commands whose extras are not installed yet name the one to install.
+    for argv, extra in (
+        (["poker-play", "draw"], "play"),
+        (["poker-serve"], "play"),
+        (["poker-train", "draw", "--timesteps", "64"], "train"),
+    ):
+        done = subprocess.run(argv, env=env, cwd=work, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 2, (argv, done.stdout, done.stderr)
+        assert f"pip install 'poker_env[{extra}]'" in done.stderr, (argv, done.stderr)
+        assert "Traceback" not in done.stderr, (argv, done.stderr)
     lap("core: envs, models, poker-evaluate")
 
     # Then the extras, torch's build first (no other build pulled by `train`).

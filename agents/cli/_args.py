@@ -7,19 +7,23 @@ a bug: printed as one line, exit status 2, no traceback."""
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from poker_env.errors import PokerEnvError
 from poker_env_agents.runtime import PolicyFileError
 
 __all__ = [
+    "EXTRA_OF",
     "FILE_AND_CONFIG_ERRORS",
     "USER_ERRORS",
     "float_above",
     "float_at_least",
     "int_at_least",
+    "needs_extras",
     "output_file",
     "say_error",
 ]
@@ -105,3 +109,52 @@ def say_error(prog: str, exc: BaseException) -> int:
         text = f"{exc.filename}: {exc.strerror.lower()}"  # no "[Errno 2]"
     print(f"{prog}: error: {text}", file=sys.stderr)
     return 2
+
+
+#: The optional dependencies by import name, and the extra of pyproject.toml that
+#: brings each (``pip install 'poker_env[EXTRA]'``).
+EXTRA_OF: dict[str, str] = {
+    "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "tensorboard": "train",
+    "tqdm": "train",
+    "rich": "play",
+    "starlette": "play",
+    "uvicorn": "play",
+    "onnx": "export",
+    "onnxruntime": "export",
+    "pettingzoo": "multiagent",
+    "ray": "rllib",
+    "pandas": "rllib",
+    "matplotlib": "notebooks",
+}
+
+
+def needs_extras(prog: str, **extra_of: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    """Wrap a command's ``main``: an optional dependency that is not installed (the
+    wheel installs every command, whatever its extras) is one line naming the extra to
+    install, exit status 2, instead of a traceback. ``extra_of`` overrides
+    :data:`EXTRA_OF` for this command (rich is in both ``play`` and ``train``)."""
+    extras = {**EXTRA_OF, **extra_of}
+
+    def wrap(main: Callable[..., int]) -> Callable[..., int]:
+        @functools.wraps(main)
+        def run(*args: Any, **kwargs: Any) -> int:
+            try:
+                return main(*args, **kwargs)
+            except ModuleNotFoundError as exc:
+                top = (exc.name or "").split(".")[0]
+                if top not in extras:
+                    raise
+                extra = extras[top]
+                print(
+                    f"{prog}: error: this needs the optional {extra!r} dependencies "
+                    f"(no module named {top!r}): pip install 'poker_env[{extra}]'",
+                    file=sys.stderr,
+                )
+                return 2
+
+        return run
+
+    return wrap

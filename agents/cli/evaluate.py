@@ -58,6 +58,7 @@ from poker_env_agents.cli._args import (
     USER_ERRORS,
     float_above,
     int_at_least,
+    needs_extras,
     output_file,
     say_error,
 )
@@ -88,6 +89,7 @@ def _progress_done() -> None:
         print("\r\033[K", end="", file=sys.stderr, flush=True)  # the line cleared
 
 
+@needs_extras("poker-evaluate")
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="poker-evaluate",

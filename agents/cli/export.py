@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from poker_env_agents.cli._args import USER_ERRORS, say_error
+from poker_env_agents.cli._args import USER_ERRORS, needs_extras, say_error
 from poker_env_agents.training.export import ExportError, export_policy
 
 
@@ -63,6 +63,7 @@ def load_model(path: Path, algo: str) -> Any:
     raise ExportError(f"cannot load {path} as an SB3 model ({'; '.join(errors)})")
 
 
+@needs_extras("poker-export")
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     ap = argparse.ArgumentParser(

@@ -14,9 +14,18 @@ import os
 # The numpy runtime's inference: one OpenBLAS thread (set before numpy is imported).
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from poker_env_agents.play.terminal import main
+from poker_env_agents.cli._args import needs_extras
 
 __all__ = ["main"]
+
+
+@needs_extras("poker-play")
+def main(argv: list[str] | None = None) -> int:
+    """``poker-play``: :func:`poker_env_agents.play.terminal.main` (imported here, so that a missing extra is named)."""
+    from poker_env_agents.play.terminal import main as run
+
+    return run(argv)
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

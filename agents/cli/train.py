@@ -30,7 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from poker_env.errors import ConfigError
 from poker_env_agents import assets
-from poker_env_agents.cli._args import FILE_AND_CONFIG_ERRORS, say_error
+from poker_env_agents.cli._args import FILE_AND_CONFIG_ERRORS, needs_extras, say_error
 from poker_env_agents.registry import GAMES, parse_option
 from poker_env_agents.training.selfplay import OPPONENT_KINDS
 
@@ -237,6 +237,7 @@ def _interrupted(out: Path | None) -> int:
     return 130
 
 
+@needs_extras("poker-train", rich="train")
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from poker_env_agents.training.train import TrainConfig, config_fields, load_config, train

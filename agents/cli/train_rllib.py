@@ -30,7 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from poker_env.errors import ConfigError
-from poker_env_agents.cli._args import float_above, float_at_least, int_at_least
+from poker_env_agents.cli._args import float_above, float_at_least, int_at_least, needs_extras
 from poker_env_agents.registry import parse_option
 
 GAMES = ("draw", "draw-match", "red-dog", "holdem")
@@ -108,6 +108,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+@needs_extras(
+    "poker-train-rllib", rich="train", torch="train,rllib", ray="train,rllib", pandas="train,rllib"
+)
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     options = dict(args.option)

@@ -257,3 +257,43 @@ def test_deeply_nested_phh_is_a_history_error() -> None:
 
     with pytest.raises(HistoryError, match="nests its arrays too deeply"):
         from_phh("actions = " + "[" * 3000 + "]" * 3000)
+
+
+# Each command without the extra it needs (the wheel installs every command whatever
+# its extras): the modules made unimportable in a fresh process, as if not installed.
+MISSING_EXTRAS = [
+    ("play", "rich", ["draw"], "poker-play", "play"),
+    ("play", "starlette", ["web"], "poker-play", "play"),
+    ("serve", "starlette", [], "poker-serve", "play"),
+    ("train", "stable_baselines3", ["draw", "--timesteps", "64"], "poker-train", "train"),
+    ("train", "torch", ["draw", "--timesteps", "64"], "poker-train", "train"),
+    ("evaluate", "sb3_contrib", ["draw", "{zip}", "random"], "poker-evaluate", "train"),
+    ("train_rllib", "torch", ["holdem", "--iterations", "1"], "poker-train-rllib", "train,rllib"),
+]
+
+
+@pytest.mark.parametrize(("command", "module", "argv", "prog", "extra"), MISSING_EXTRAS)
+def test_a_command_without_its_extra_names_the_extra_to_install(
+    command: str, module: str, argv: list[str], prog: str, extra: str, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    (tmp_path / "m.zip").write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip
+    argv = [a.replace("{zip}", str(tmp_path / "m.zip")) for a in argv]
+    code = (
+        "import sys\n"
+        f"for m in [{module!r}] + [k for k in sys.modules if k.startswith({module!r} + '.')]:\n"
+        "    sys.modules[m] = None\n"
+        f"from poker_env_agents.cli.{command} import main\n"
+        f"raise SystemExit(main({argv!r}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (
+        f"{prog}: error: this needs the optional {extra!r} dependencies "
+        f"(no module named {module!r}): pip install 'poker_env[{extra}]'"
+    ), done.stderr
+    assert list(tmp_path.iterdir()) == [tmp_path / "m.zip"]  # nothing written

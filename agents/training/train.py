@@ -1127,8 +1127,10 @@ def train(
         raise ConfigError("out", str(run.dir), "a new folder (this one holds a run: use --resume)")
     if ckpt is not None:
         run.restore(ckpt)  # refuses a changed config before anything is written
-        _record_resume(run.dir, config, ckpt.steps, run.command)
-        atomic_write_text(run.dir / "config.toml", config.to_toml())  # the new timesteps
+        if config.timesteps > ckpt.steps:
+            # (A resume that trains nothing leaves the run's record as it is.)
+            _record_resume(run.dir, config, ckpt.steps, run.command)
+            atomic_write_text(run.dir / "config.toml", config.to_toml())  # the new timesteps
     else:
         atomic_write_text(run.dir / "config.toml", config.to_toml())
         run.new_model()
@@ -1144,6 +1146,15 @@ def train(
     )
     left = config.timesteps - start
     if left > 0:
+        rollout = int(run.model.n_steps) * int(run.model.n_envs)
+        stop = start + -(-left // rollout) * rollout
+        if stop != config.timesteps:
+            print(
+                f"PPO trains in whole rollouts of {rollout:,} steps ({run.model.n_envs} tables "
+                f"x n_steps={run.model.n_steps}): this run stops at step {stop:,}, the first "
+                f"past timesteps={config.timesteps:,}.",
+                flush=True,
+            )
         bar = _progress_bar() if progress_bar else None
         try:
             run.model.learn(

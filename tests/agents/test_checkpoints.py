@@ -812,13 +812,16 @@ def test_a_resume_records_what_it_changed_from_its_step_on(
     train(_config(run, timesteps=768, seed=5), resume=True, progress_bar=False, evaluate=False)
     out = capsys.readouterr().out
     assert "changed from step 640 on: timesteps 640 -> 768; seed 0 -> 5" in out
-    train(_config(run, timesteps=768, seed=5), resume=True, progress_bar=False, evaluate=False)
+    # A resume that trains nothing (here to fewer steps) leaves the record alone.
+    train(_config(run, timesteps=512, seed=6), resume=True, progress_bar=False, evaluate=False)
     lines = [json.loads(x) for x in (run / "resumes.jsonl").read_text().splitlines()]
     assert [(x["step"], x["changed"]) for x in lines] == [
         (640, {"timesteps": [640, 768], "seed": [0, 5]}),
-        (768, {}),  # the second resume changed nothing (and trained nothing)
     ]
-    assert load_config(run / "config.toml").seed == 5
+    assert (load_config(run / "config.toml").seed, load_config(run / "config.toml").timesteps) == (
+        5,
+        768,
+    )
 
 
 def test_resume_with_a_recipe_takes_its_fields_and_the_flags_over_them(
@@ -848,3 +851,19 @@ def test_resume_with_a_recipe_takes_its_fields_and_the_flags_over_them(
     assert "'holdem'" in err and "'red-dog', the game of the run" in err, err
     ckpt, _ = find_checkpoint(run)
     assert ckpt is not None and ckpt.steps == 896  # nothing trained, nothing written
+
+
+def test_a_budget_between_rollouts_is_said_to_stop_at_the_next_whole_one(
+    finished_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # PPO collects whole rollouts (4 tables x 16 steps = 64 here): asked for 700 steps
+    # from 640, the run stops at 704, and says so before it starts (it said nothing).
+    run = _copy(finished_run, tmp_path / "run")
+    train(_config(run, timesteps=700), resume=True, progress_bar=False, evaluate=False)
+    out = capsys.readouterr().out
+    assert (
+        "PPO trains in whole rollouts of 64 steps (4 tables x n_steps=16): this run stops at "
+        "step 704, the first past timesteps=700." in out
+    ), out
+    ckpt, _ = find_checkpoint(run)
+    assert ckpt is not None and ckpt.steps == 704

@@ -89,6 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", required=True, type=Path, help="output folder")
     ap.add_argument("--onnx", action="store_true", help="also write policy.onnx")
+    ap.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a policy.npz (policy.onnx) already in --out (refused without it)",
+    )
     ap.add_argument("--algo", choices=["auto", "maskable_ppo", "ppo"], default="auto")
     args = ap.parse_args(argv)
 
@@ -99,6 +104,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.model.is_file():
         print(f"{ap.prog}: error: no such model file: {args.model}", file=sys.stderr)
         return 2
+    if not args.force:
+        # Another run's exported policy (a training run's folder holds one) is not
+        # overwritten by a slip of --out.
+        names = ["policy.npz", "policy.onnx"] if args.onnx else ["policy.npz"]
+        there = [str(args.out / n) for n in names if (args.out / n).exists()]
+        if there:
+            print(
+                f"{ap.prog}: error: {' and '.join(there)} already there; give another --out, "
+                "or --force to replace it",
+                file=sys.stderr,
+            )
+            return 2
     options = dict(args.env_option)
     from poker_env_agents.registry import GAMES, check_run_config
 

@@ -391,6 +391,18 @@ def test_command_line_export(
     )
     assert "no such model file" in capsys.readouterr().err
 
+    # An exported policy already in --out (another run's, say) is not replaced without
+    # --force: refused before any work, the file unchanged.
+    before = (out / "policy.npz").read_bytes()
+    again = [str(zip_path), "--env", "poker_env/Holdem-v0", "--env-option", "num_players=6"]
+    assert export_cli.main([*again, "--out", str(out), "--provenance", "command=x"]) == 2
+    err = capsys.readouterr().err
+    assert f"{out / 'policy.npz'} already there; give another --out, or --force" in err, err
+    assert (out / "policy.npz").read_bytes() == before
+    assert export_cli.main([*again, "--out", str(out), "--force", "--provenance", "command=x"]) == 0
+    replaced: NumpyPolicy = load_policy(out / "policy.npz", t.env)
+    assert replaced.manifest["provenance"]["command"] == "x"
+
 
 def test_option_values_are_read_as_json_where_they_parse() -> None:
     assert export_cli.parse_option("num_players=6") == ("num_players", 6)

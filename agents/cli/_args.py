@@ -14,18 +14,21 @@ from pathlib import Path
 from typing import Any
 
 from poker_env.errors import PokerEnvError
+from poker_env_agents.commands import command_for, tool_command
 from poker_env_agents.runtime import PolicyFileError
 
 __all__ = [
     "EXTRA_OF",
     "FILE_AND_CONFIG_ERRORS",
     "USER_ERRORS",
+    "command_for",
     "float_above",
     "float_at_least",
     "int_at_least",
     "needs_extras",
     "output_file",
     "say_error",
+    "tool_command",
 ]
 
 #: Errors that name a mistake in what the user gave (a value, a file): one line, exit 2.

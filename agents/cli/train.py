@@ -30,7 +30,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from poker_env.errors import ConfigError
 from poker_env_agents import assets
-from poker_env_agents.cli._args import FILE_AND_CONFIG_ERRORS, needs_extras, say_error
+from poker_env_agents.cli._args import (
+    FILE_AND_CONFIG_ERRORS,
+    command_for,
+    needs_extras,
+    say_error,
+    tool_command,
+)
 from poker_env_agents.registry import GAMES, parse_option
 from poker_env_agents.training.selfplay import OPPONENT_KINDS
 
@@ -228,9 +234,10 @@ def _interrupted(out: Path | None) -> int:
         ckpt, _ = find_checkpoint(out)
         where = (
             f"; its newest checkpoint is at step {ckpt.steps:,}; continue with: "
-            f"poker-train --resume {out}"
+            f"{command_for('poker-train')} --resume {out}"
             if ckpt is not None
-            else f"; it has no checkpoint yet: start it again (poker-train --resume {out} "
+            else f"; it has no checkpoint yet: start it again ({command_for('poker-train')} "
+            f"--resume {out} "
             "starts over)"
         )
     print(f"\npoker-train: interrupted{where}", file=sys.stderr)
@@ -282,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         return _interrupted(config.run_dir() if config is not None else None)
     print(f"\nrun folder: {run}")
     print(f"  exported policy: {run / 'policy.npz'}")
-    print(f"  TensorBoard:     tensorboard --logdir {run / 'tb'}")
+    print(f"  TensorBoard:     {tool_command('tensorboard')} --logdir {run / 'tb'}")
     return 0
 
 

@@ -33,6 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from poker_env.errors import ConfigError
+from poker_env_agents.commands import command_for
 from poker_env_agents.play.common import (
     GAME_NAMES,
     Button,
@@ -623,8 +624,9 @@ def _write_save(session: Session, path: Path) -> None:
 def _save(session: Session, path: Path, console: Console) -> None:
     _write_save(session, path)
     opts = f"{session.game} --resume {path}"
+    again = command_for("poker-play")
     console.print(
-        Text(f"Saved to {path}. Continue with: poker-play {opts}", style="bold"), soft_wrap=True
+        Text(f"Saved to {path}. Continue with: {again} {opts}", style="bold"), soft_wrap=True
     )
 
 
@@ -708,7 +710,8 @@ def check_save_path(path: Path, game: str, resuming: Path | None = None) -> None
     if not (isinstance(ui, dict) and ui.get("over") is True):
         raise SaveFileError(
             f"{path} holds an unfinished {d['game']} game (seed {d['seed']}): continue it "
-            f"with poker-play {d['game']} --resume {path}, or give this game another file "
+            f"with {command_for('poker-play')} {d['game']} --resume {path}, or give this game "
+            "another file "
             "with --save FILE"
         )
 
@@ -786,8 +789,6 @@ def main(
     save = Path(args.save if args.save else f"{args.game}-save.json")
     try:
         resuming = Path(args.resume) if args.resume else None
-        if args.save or resuming is None:  # (a resumed game goes on in its own file)
-            check_save_path(save, args.game, resuming)
         if args.resume:
             try:
                 text = Path(args.resume).read_text(encoding="utf-8")
@@ -816,6 +817,9 @@ def main(
             else:
                 opts["players"] = args.players
             session = new_session(args.game, **opts)
+        # After the options (a bad --money is named first, not a save file in the way).
+        if args.save or resuming is None:  # (a resumed game goes on in its own file)
+            check_save_path(save, args.game, resuming)
     except (ConfigError, SaveFileError, PolicyFileError, OSError) as exc:
         if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
             exc = SaveFileError(f"{exc.filename}: {exc.strerror.lower()}")  # no "[Errno 2]"

@@ -549,6 +549,9 @@ def test_a_new_game_never_overwrites_an_unfinished_save(tmp_path: Path) -> None:
         f"poker-play draw --resume {save}, or give this game another file with --save FILE"
     ) in " ".join(out.split())
     assert save.read_bytes() == before
+    # A bad option is named first, not the save file in the way (it was the other way).
+    code, out = _run(["draw", "--seed", "99", "--money", "-5"], ["q"], save)
+    assert code == 2 and "--money=-5" in out and "unfinished" not in out, out
     # Resumed into another file that holds an unfinished game: refused as well.
     other = tmp_path / "other.json"
     other.write_bytes(before)

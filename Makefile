@@ -17,6 +17,10 @@ help:
 	@echo "make lint   - ruff, mypy --strict, import-linter"
 	@echo "make bench  - speed against the installed peers (SUITES=user-path, evaluator, copies, ...)"
 	@echo "make models - train, ship and evaluate the six computer opponents (hours)"
+	@echo "make install   - the virtualenv .venv with every extra (what the others run first)"
+	@echo "make test-fast - the tests less the slow ones and the wheel's"
+	@echo "make browser   - Debian's chromium for the browser tests (as root)"
+	@echo "make clean     - remove .venv and the caches"
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)

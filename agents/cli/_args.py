@@ -24,6 +24,7 @@ __all__ = [
     "command_for",
     "float_above",
     "float_at_least",
+    "game_name",
     "int_at_least",
     "needs_extras",
     "output_file",
@@ -53,6 +54,16 @@ FILE_AND_CONFIG_ERRORS: tuple[type[BaseException], ...] = (
     PermissionError,
     UnicodeDecodeError,
 )
+
+
+#: Other spellings of the games' names: poker-play says ``reddog``, the others ``red-dog``.
+GAME_ALIASES = {"reddog": "red-dog", "red_dog": "red-dog", "draw_match": "draw-match"}
+
+
+def game_name(text: str) -> str:
+    """An argparse type for a game's name: its other spellings taken (argparse's
+    ``choices`` then names the allowed ones)."""
+    return GAME_ALIASES.get(text.strip().lower(), text)
 
 
 def int_at_least(lo: int) -> Callable[[str], int]:

@@ -57,6 +57,7 @@ from poker_env.policy import BatchPolicy
 from poker_env_agents.cli._args import (
     USER_ERRORS,
     float_above,
+    game_name,
     int_at_least,
     needs_extras,
     output_file,
@@ -96,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("game", type=game_name, choices=sorted(GAMES))
     p.add_argument("players", nargs="+", help="two or more players")
     p.add_argument("--option", type=_key_value, action="append", default=[], metavar="K=V")
     p.add_argument(

@@ -33,6 +33,7 @@ from poker_env_agents import assets
 from poker_env_agents.cli._args import (
     FILE_AND_CONFIG_ERRORS,
     command_for,
+    game_name,
     needs_extras,
     say_error,
     tool_command,
@@ -69,7 +70,9 @@ def parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", nargs="?", choices=sorted(GAMES), help="the game (or from --config)")
+    p.add_argument(
+        "game", type=game_name, nargs="?", choices=sorted(GAMES), help="the game (or from --config)"
+    )
     p.add_argument(
         "--config",
         metavar="FILE|NAME",

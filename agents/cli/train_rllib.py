@@ -30,7 +30,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 from poker_env.errors import ConfigError
-from poker_env_agents.cli._args import float_above, float_at_least, int_at_least, needs_extras
+from poker_env_agents.cli._args import (
+    float_above,
+    float_at_least,
+    game_name,
+    int_at_least,
+    needs_extras,
+)
 from poker_env_agents.registry import parse_option
 
 GAMES = ("draw", "draw-match", "red-dog", "holdem")
@@ -50,7 +56,7 @@ def parser() -> argparse.ArgumentParser:
         description=__doc__.split("\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("game", choices=GAMES)
+    p.add_argument("game", type=game_name, choices=GAMES)
     p.add_argument(
         "--address",
         default="local",

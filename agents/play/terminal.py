@@ -729,13 +729,14 @@ def _parser(trained: str = "") -> argparse.ArgumentParser:
         ("reddog", "a seat at a Red Dog table among computer players"),
         ("holdem", "a seat at a Texas Hold'em table among computer players"),
     ):
-        q = sub.add_parser(game, help=help_, description=help_)
+        aliases = ["red-dog"] if game == "reddog" else []  # (the other commands' name)
+        q = sub.add_parser(game, aliases=aliases, help=help_, description=help_)
         q.add_argument(
             "--opponent",
             default="easy",
             help="easy (heuristic, every table), normal, hard (shipped models: "
             + (f"{trained}" if trained else "see poker-play --help")
-            + ") or a policy .npz file",
+            + "), a baseline (random, call, heuristic), a policy FILE.npz or shipped:NAME",
         )
         q.add_argument("--seed", type=int, default=None, help="seed of the deals (default random)")
         q.add_argument(
@@ -781,6 +782,8 @@ def main(
     # Which tables have trained opponents is read from the models folder: for --help only.
     trained = trained_summary() if {"-h", "--help"} & set(words) else ""
     args = _parser(trained).parse_args(words)
+    if args.game == "red-dog":
+        args.game = "reddog"
     if args.game == "web":
         from poker_env_agents.play.web.app import main as serve
 

@@ -297,3 +297,18 @@ def test_a_command_without_its_extra_names_the_extra_to_install(
         f"(no module named {module!r}): pip install 'poker_env[{extra}]'"
     ), done.stderr
     assert list(tmp_path.iterdir()) == [tmp_path / "m.zip"]  # nothing written
+
+
+def test_the_commands_take_red_dog_as_poker_play_spells_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert evaluate.main(["reddog", "random", "call", "--hands", "64"]) == 0
+    assert "| random | call | red-dog |" in capsys.readouterr().out
+    assert _run(evaluate.main, ["red dog", "random", "call"]) == 2  # still refused, listed
+    assert "invalid choice: 'red dog' (choose from draw, draw-match, holdem, red-dog)" in (
+        capsys.readouterr()
+        .err.replace("'draw'", "draw")
+        .replace("'draw-match'", "draw-match")
+        .replace("'holdem'", "holdem")
+        .replace("'red-dog'", "red-dog")
+    )

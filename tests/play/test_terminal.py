@@ -721,3 +721,11 @@ def test_the_page_reads_cards_by_the_same_rule() -> None:
     js = (ROOT / "agents" / "play" / "web" / "static" / "game.js").read_text()
     source = js.split("const CARD_LIST = /", 1)[1].split("/g;", 1)[0]
     assert source == _CARD_LIST.pattern
+
+
+def test_red_dog_is_also_taken_as_the_other_commands_spell_it(tmp_path: Path) -> None:
+    # poker-play says reddog, poker-train and poker-evaluate red-dog: each takes both.
+    save = tmp_path / "rd.json"
+    code, out = _run(["red-dog", "--seed", "3"], ["q"], save)
+    assert code == 0 and load_session(save.read_text()).game == "reddog"
+    assert "--resume" in out and " reddog --resume" in " ".join(out.split())

@@ -593,7 +593,20 @@ def check_manifest_env(manifest: Mapping[str, Any], env: object, source: str = "
     if count != d.action_count:
         problems.append(f"action count: file {count}, env {d.action_count}")
     if problems:
-        raise PolicyFileError(f"{source} does not match the env {d.env_id}: " + "; ".join(problems))
+        made_for = ", ".join(
+            f"{k}={_option_text(f_opts[k])}"
+            for k in sorted(f_opts)
+            if f_opts[k] != d.options.get(k, "<absent>")
+        )
+        hint = f" (it was made for {made_for}: make the env with those)" if made_for else ""
+        raise PolicyFileError(
+            f"{source} does not match the env {d.env_id}: " + "; ".join(problems) + hint
+        )
+
+
+def _option_text(value: Any) -> str:
+    # An env option as a command line's --option K=V takes it (JSON where it parses).
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 # ----- reading a file -----------------------------------------------------------------------

@@ -642,6 +642,15 @@ def test_files_for_another_env_are_refused(tmp_path: Path, monkeypatch: pytest.M
             load_policy(path, env)
         with pytest.raises(PolicyFileError, match=message):
             load_policy(path).check_env(env)
+    # Which options the file was made for, as a command line's --option gives them.
+    with pytest.raises(PolicyFileError, match=r"\(it was made for num_players=6: make the env"):
+        load_policy(holdem6, HoldemEnv(2))
+    with pytest.raises(PolicyFileError, match=r"made for raise_fractions=\[0.5, 0.75, 1.0, 2.0\]:"):
+        load_policy(holdem6, HoldemEnv(6, raise_fractions=(0.5, 1.0)))
+    with pytest.raises(
+        PolicyFileError, match=r"made for deck=standard: make the env with those\)$"
+    ):
+        load_policy(draw, FiveCardDrawEnv(deck="short"))
 
     # A new env version: the file says v0, the env v1 (the id's suffix).
     v1 = rewrite(

@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
   the shipped recipe, whole:         .venv/bin/python scripts/ship_model.py draw52   (agents/configs/draw52.toml)
   its panel, longer:                 .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} --panel
   use it as an env's opponent:       poker_env_agents.runtime.load_policy("{run / "policy.npz"}")
-  play against it:                   see README "Play" (the terminal and browser games)
+  play against it:                   .venv/bin/python scripts/play.py draw --opponent {run / "policy.npz"}
   play the shipped opponent (hard):  .venv/bin/python scripts/play.py draw --opponent hard
   compare with the shipped policy:   .venv/bin/python scripts/evaluate.py draw {run / "policy.npz"} agents/models/draw52.npz
 """

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +19,7 @@ from poker_env_agents.commands import command_for, tool_command
 from poker_env_agents.runtime import PolicyFileError
 
 __all__ = [
-    "EXTRA_OF",
+    "EXTRA_MODULES",
     "FILE_AND_CONFIG_ERRORS",
     "USER_ERRORS",
     "command_for",
@@ -125,32 +126,26 @@ def say_error(prog: str, exc: BaseException) -> int:
     return 2
 
 
-#: The optional dependencies by import name, and the extra of pyproject.toml that
-#: brings each (``pip install 'poker_env[EXTRA]'``).
-EXTRA_OF: dict[str, str] = {
-    "torch": "train",
-    "stable_baselines3": "train",
-    "sb3_contrib": "train",
-    "tensorboard": "train",
-    "tqdm": "train",
-    "rich": "play",
-    "starlette": "play",
-    "uvicorn": "play",
-    "onnx": "export",
-    "onnxruntime": "export",
-    "pettingzoo": "multiagent",
-    "ray": "rllib",
-    "pandas": "rllib",
-    "matplotlib": "notebooks",
+#: The optional dependencies each extra of pyproject.toml brings, by import name
+#: (``pip install 'poker_env[EXTRA]'``).
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {
+    "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "rich"),
+    "play": ("rich", "starlette", "uvicorn"),
+    "export": ("onnx", "onnxruntime"),
+    "rllib": ("ray", "pandas"),
 }
 
 
-def needs_extras(prog: str, **extra_of: str) -> Callable[[Callable[..., int]], Callable[..., int]]:
-    """Wrap a command's ``main``: an optional dependency that is not installed (the
-    wheel installs every command, whatever its extras) is one line naming the extra to
-    install, exit status 2, instead of a traceback. ``extra_of`` overrides
-    :data:`EXTRA_OF` for this command (rich is in both ``play`` and ``train``)."""
-    extras = {**EXTRA_OF, **extra_of}
+def needs_extras(
+    prog: str, *extras: str, install: str | None = None
+) -> Callable[[Callable[..., int]], Callable[..., int]]:
+    """Wrap a command's ``main``: an optional dependency of one of its ``extras`` that is
+    not installed (the wheel installs every command, whatever its extras) is one line
+    naming the extra to install, exit status 2, instead of a traceback. Only a package
+    that is absent as a whole is named so; a part missing from an installed package
+    (another version's layout) keeps its traceback. ``install``: what the line says to
+    install (default: the extra found)."""
+    extra_of = {m: e for e in reversed(extras) for m in EXTRA_MODULES[e]}
 
     def wrap(main: Callable[..., int]) -> Callable[..., int]:
         @functools.wraps(main)
@@ -158,13 +153,13 @@ def needs_extras(prog: str, **extra_of: str) -> Callable[[Callable[..., int]], C
             try:
                 return main(*args, **kwargs)
             except ModuleNotFoundError as exc:
-                top = (exc.name or "").split(".")[0]
-                if top not in extras:
+                name = exc.name or ""
+                if name not in extra_of or _installed(name):
                     raise
-                extra = extras[top]
+                extra = extra_of[name]
                 print(
                     f"{prog}: error: this needs the optional {extra!r} dependencies "
-                    f"(no module named {top!r}): pip install 'poker_env[{extra}]'",
+                    f"(no module named {name!r}): pip install 'poker_env[{install or extra}]'",
                     file=sys.stderr,
                 )
                 return 2
@@ -172,3 +167,10 @@ def needs_extras(prog: str, **extra_of: str) -> Callable[[Callable[..., int]], C
         return run
 
     return wrap
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False

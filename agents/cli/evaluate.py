@@ -90,7 +90,7 @@ def _progress_done() -> None:
         print("\r\033[K", end="", file=sys.stderr, flush=True)  # the line cleared
 
 
-@needs_extras("poker-evaluate")
+@needs_extras("poker-evaluate", "train")
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="poker-evaluate",

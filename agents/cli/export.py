@@ -63,7 +63,7 @@ def load_model(path: Path, algo: str) -> Any:
     raise ExportError(f"cannot load {path} as an SB3 model ({'; '.join(errors)})")
 
 
-@needs_extras("poker-export")
+@needs_extras("poker-export", "train", "export")
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     ap = argparse.ArgumentParser(

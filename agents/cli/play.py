@@ -19,7 +19,7 @@ from poker_env_agents.cli._args import needs_extras
 __all__ = ["main"]
 
 
-@needs_extras("poker-play")
+@needs_extras("poker-play", "play")
 def main(argv: list[str] | None = None) -> int:
     """``poker-play``: :func:`poker_env_agents.play.terminal.main` (imported here, so that a missing extra is named)."""
     from poker_env_agents.play.terminal import main as run

@@ -18,12 +18,13 @@ from poker_env_agents.cli._args import needs_extras
 __all__ = ["main"]
 
 
-@needs_extras("poker-serve")
-def main(argv: list[str] | None = None) -> int:
-    """``poker-serve``: :func:`poker_env_agents.play.web.app.main` (imported here, so that a missing extra is named)."""
+@needs_extras("poker-serve", "play")
+def main(argv: list[str] | None = None, prog: str = "poker-serve") -> int:
+    """``poker-serve``: :func:`poker_env_agents.play.web.app.main` (imported here, so that
+    a missing extra is named); ``prog``: the name its messages give the command."""
     from poker_env_agents.play.web.app import main as run
 
-    return run(argv)
+    return run(argv, prog=prog)
 
 
 if __name__ == "__main__":

@@ -247,7 +247,7 @@ def _interrupted(out: Path | None) -> int:
     return 130
 
 
-@needs_extras("poker-train", rich="train")
+@needs_extras("poker-train", "train")
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     from poker_env_agents.training.train import TrainConfig, config_fields, load_config, train

@@ -114,9 +114,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-@needs_extras(
-    "poker-train-rllib", rich="train", torch="train,rllib", ray="train,rllib", pandas="train,rllib"
-)
+@needs_extras("poker-train-rllib", "train", "rllib", install="train,rllib")
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     options = dict(args.option)

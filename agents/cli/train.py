@@ -228,6 +228,22 @@ def _layer_widths(text: str) -> list[int]:
     return widths
 
 
+def _with_flags(config: Any, flags: dict[str, Any]) -> dict[str, Any]:
+    """``config``'s fields with the command line's over them (``options`` and
+    ``opponents`` key by key, as ``load_config`` does over a file)."""
+    import dataclasses
+
+    fields = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    for key, value in flags.items():
+        if value is None:
+            continue
+        if key in ("options", "opponents") and isinstance(value, dict):
+            fields[key] = {**fields[key], **value}
+        else:
+            fields[key] = value
+    return fields
+
+
 def _interrupted(out: Path | None) -> int:
     """Ctrl-C: one line saying where the run stands and how to go on (exit 130)."""
     from poker_env_agents.training.train import find_checkpoint
@@ -265,20 +281,21 @@ def main(argv: list[str] | None = None) -> int:
                 raise ConfigError("resume", str(args.resume), "a run folder with config.toml")
             overrides["out"] = str(args.resume)
             run_game = load_config(config_file).game
+            recipe: dict[str, Any] = {}
             if args.config is not None:
-                # The recipe's fields go over the run's (a raised timesteps trains on),
-                # the flags over both; a change to the model's shape is refused by train.
-                fields = config_fields(assets.config_file(args.config))
-                fields.pop("out", None)
-                given = {k: v for k, v in overrides.items() if v is not None}
-                overrides = {**fields, **given}
-            game = overrides.get("game")
+                # The recipe's fields go over the run's, whole (its [opponents] table is
+                # the mix, not added to the run's), the flags over both (an --option
+                # key by key); a change to the model's shape is refused by train.
+                recipe = config_fields(assets.config_file(args.config))
+                recipe.pop("out", None)
+            game = overrides.get("game") or recipe.get("game")
             if game and game != run_game:
                 raise ConfigError("game", game, f"{run_game!r}, the game of the run {args.resume}")
-            config = load_config(config_file, **overrides)
+            base = load_config(None, **{**config_fields(config_file), **recipe})
+            config = load_config(None, **_with_flags(base, overrides))
         else:
-            recipe = assets.config_file(args.config) if args.config is not None else None
-            config = load_config(recipe, **overrides)
+            recipe_file = assets.config_file(args.config) if args.config is not None else None
+            config = load_config(recipe_file, **overrides)
         run = train(
             config,
             resume=args.resume is not None,

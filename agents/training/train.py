@@ -1069,15 +1069,21 @@ def _record_resume(run_dir: Path, config: TrainConfig, steps: int, command: str)
     # config.toml is the run's config now; RUN/resumes.jsonl says what each resume changed
     # from the step it resumed at (a later --seed or --learning-rate applies from there
     # on only), so that the folder tells how its model was trained.
+    # config.toml first, the log last: a kill between the two leaves the change in
+    # config.toml without its line, and the next resume records no change twice.
     saved = run_dir / "config.toml"
     changed = config_changes(load_config(saved), config) if saved.is_file() else {}
     if changed:
         shown = "; ".join(f"{k} {a!r} -> {b!r}" for k, (a, b) in changed.items())
         print(f"  changed from step {steps:,} on: {shown}", flush=True)
-    log = run_dir / "resumes.jsonl"
-    before = log.read_text(encoding="utf-8") if log.is_file() else ""
-    line = json.dumps({"step": steps, "command": command, "changed": changed})
-    atomic_write_text(log, before + line + "\n")
+    atomic_write_text(saved, config.to_toml())  # (the new timesteps, say)
+    _append_line(run_dir / "resumes.jsonl", {"step": steps, "command": command, "changed": changed})
+
+
+def _append_line(path: Path, record: Mapping[str, Any]) -> None:
+    # One JSON line more, the file written whole (a kill leaves the old or the new).
+    before = path.read_text(encoding="utf-8") if path.is_file() else ""
+    atomic_write_text(path, before + json.dumps(record) + "\n")
 
 
 def train(
@@ -1130,8 +1136,13 @@ def train(
         if config.timesteps > ckpt.steps:
             # (A resume that trains nothing leaves the run's record as it is.)
             _record_resume(run.dir, config, ckpt.steps, run.command)
-            atomic_write_text(run.dir / "config.toml", config.to_toml())  # the new timesteps
     else:
+        if resume and (run.dir / "resumes.jsonl").is_file():
+            # Started over (no complete checkpoint): what the log says was changed
+            # belongs to a model that is gone.
+            _append_line(
+                run.dir / "resumes.jsonl", {"step": 0, "command": run.command, "started_over": True}
+            )
         atomic_write_text(run.dir / "config.toml", config.to_toml())
         run.new_model()
         if config.warm_start:

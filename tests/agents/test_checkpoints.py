@@ -822,6 +822,11 @@ def test_a_resume_records_what_it_changed_from_its_step_on(
         5,
         768,
     )
+    # A resume that starts over (no complete checkpoint left) says so in the log.
+    shutil.rmtree(run / "checkpoints")
+    train(_config(run, timesteps=128, seed=5), resume=True, progress_bar=False, evaluate=False)
+    last = json.loads((run / "resumes.jsonl").read_text().splitlines()[-1])
+    assert last["started_over"] is True and last["step"] == 0
 
 
 def test_resume_with_a_recipe_takes_its_fields_and_the_flags_over_them(
@@ -867,3 +872,28 @@ def test_a_budget_between_rollouts_is_said_to_stop_at_the_next_whole_one(
     ), out
     ckpt, _ = find_checkpoint(run)
     assert ckpt is not None and ckpt.steps == 704
+
+
+def test_resume_with_a_recipe_takes_its_opponent_mix_whole(
+    finished_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The recipe's [opponents] is the mix: a kind the run had and the recipe leaves out
+    # is gone (it kept its old weight: a mix neither had); an --option still goes key
+    # by key over the options.
+    from poker_env_agents.cli import train as cli
+    from poker_env_agents.training import train as training
+
+    seen: list[TrainConfig] = []
+
+    def record(config: TrainConfig, **kwargs: Any) -> Path:
+        seen.append(config)
+        return run
+
+    monkeypatch.setattr(training, "train", record)
+    run = _copy(finished_run, tmp_path / "run")
+    recipe = tmp_path / "recipe.toml"
+    recipe.write_text(TrainConfig(**{**TINY, "opponents": {"pool": 1.0}, "seed": 3}).to_toml())
+    assert cli.main(["--resume", str(run), "--config", str(recipe), "--seed", "4"]) == 0
+    assert seen[-1].opponents == {"pool": 1.0} and seen[-1].seed == 4
+    assert cli.main(["--resume", str(run), "--opponents", "random:0.5"]) == 0
+    assert seen[-1].opponents == {"random": 0.5, "pool": 1.0}  # a flag: key by key, as before

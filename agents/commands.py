@@ -11,39 +11,77 @@ import sys
 __all__ = ["command_for", "tool_command"]
 
 
+#: Each command's file in the repository's scripts/ and its module (``python -m``).
+_FORMS = {
+    "poker-play": "play",
+    "poker-serve": "serve",
+    "poker-train": "train",
+    "poker-evaluate": "evaluate",
+    "poker-export": "export",
+    "poker-exploit": "exploit",
+    "poker-train-rllib": "train_rllib",
+}
+
+
 def _short(path: str) -> str:
-    # A path as the user can type it from here: relative when under the current folder.
-    rel = os.path.relpath(path)
+    # A path as the user can type it from here: relative when under the current folder
+    # (absolute on another drive, where Windows has no relative path).
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return os.path.abspath(path)
     return rel if not rel.startswith("..") else os.path.abspath(path)
+
+
+def _same_file(a: str, b: str) -> bool:
+    # The same program: paths compared as the OS does (Windows: any case, and which()
+    # names the console script with its .exe where argv[0] may not).
+    def norm(p: str) -> str:
+        p = os.path.normcase(os.path.abspath(p))
+        root, ext = os.path.splitext(p)
+        return root if ext in (".exe", ".cmd", ".bat") else p
+
+    return norm(a) == norm(b)
 
 
 def _python() -> str:
     found = shutil.which("python")
-    if found and os.path.abspath(found) == os.path.abspath(sys.executable):
+    if found and _same_file(found, sys.executable):
         return "python"
     return _short(sys.executable)
 
 
 def command_for(prog: str) -> str:
-    """How to run this command again from here, for the follow-up lines a command
-    prints ("continue with: ..."): as this process was started (``.venv/bin/python
-    scripts/train.py``, ``python -m poker_env_agents.cli.train``, a console script
-    not on the PATH by its path), else ``prog`` itself. A venv that is not activated
-    has no ``poker-train`` on the PATH: the printed ``poker-train --resume ...`` was
-    "command not found" (a new-user walkthrough)."""
-    orig = getattr(sys, "orig_argv", sys.argv)
-    if len(orig) > 2 and orig[1] == "-m" and orig[2].startswith("poker_env_agents.cli."):
-        return f"{_python()} -m {orig[2]}"
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0.endswith(".py") and os.path.basename(os.path.dirname(os.path.abspath(argv0))) == (
+    """How to run the command ``prog`` again from here, for the follow-up lines a
+    command prints ("continue with: ..."): as this process was started when it runs
+    ``prog`` (``.venv/bin/python scripts/train.py``, ``python -m
+    poker_env_agents.cli.train``, the console script by its path when the PATH does not
+    find it), else ``prog`` itself. A venv that is not activated has no
+    ``poker-train`` on the PATH: the printed ``poker-train --resume ...`` was "command
+    not found" (a new-user walkthrough)."""
+    name = _FORMS.get(prog)
+    if name is None:
+        return prog
+    orig = list(getattr(sys, "orig_argv", []))
+    module = f"poker_env_agents.cli.{name}"
+    i = 1
+    while i < len(orig) and orig[i].startswith("-"):  # the interpreter's own options
+        if orig[i] == "-m":
+            if i + 1 < len(orig) and orig[i + 1] == module:
+                return f"{_python()} -m {module}"
+            return prog
+        i += 2 if orig[i] in ("-X", "-W", "-Q") else 1
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if not argv0:
+        return prog
+    path = os.path.abspath(argv0)
+    if os.path.basename(path) == f"{name}.py" and os.path.basename(os.path.dirname(path)) == (
         "scripts"
     ):
         return f"{_python()} {_short(argv0)}"
-    if os.path.basename(argv0) == prog:
+    if os.path.splitext(os.path.basename(path))[0] == prog:
         found = shutil.which(prog)
-        if found and os.path.abspath(found) == os.path.abspath(argv0):
-            return prog
-        return _short(argv0)
+        return prog if found and _same_file(found, argv0) else _short(argv0)
     return prog
 
 

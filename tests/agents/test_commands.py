@@ -70,3 +70,28 @@ def test_the_python_is_named_python_when_the_path_finds_this_one(
     monkeypatch.setattr(commands.shutil, "which", lambda name: sys.executable)
     _started(monkeypatch, [sys.executable, "scripts/play.py"], ["scripts/play.py"])
     assert command_for("poker-play") == "python scripts/play.py"
+
+
+def test_only_this_command_s_own_script_or_module_is_named(
+    here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A user's own scripts/nightly.py calling a command's main, another command's
+    # module, or flags before -m: the command's own form or name, never the other file.
+    py = ".venv/bin/python"
+    (here / "scripts" / "nightly.py").write_text("")
+    _started(monkeypatch, [py, "scripts/nightly.py"], ["scripts/nightly.py"])
+    assert command_for("poker-train") == "poker-train"
+    _started(monkeypatch, [py, "scripts/play.py"], ["scripts/play.py"])
+    assert command_for("poker-train") == "poker-train"
+    serve = [py, "-m", "poker_env_agents.cli.serve"]
+    _started(monkeypatch, serve, [str(here / "serve.py")])
+    assert command_for("poker-play") == "poker-play"
+    flags = [py, "-u", "-X", "utf8", "-m", "poker_env_agents.cli.train", "draw"]
+    _started(monkeypatch, flags, [str(here / "train.py"), "draw"])
+    assert command_for("poker-train") == ".venv/bin/python -m poker_env_agents.cli.train"
+    _started(monkeypatch, [py], [""])  # an interactive session
+    assert command_for("poker-train") == "poker-train"
+    # A program's own "-m" after the script is not the interpreter's.
+    _started(monkeypatch, [py, "scripts/train.py", "-m"], ["scripts/train.py", "-m"])
+    (here / "scripts" / "train.py").write_text("")
+    assert command_for("poker-train") == ".venv/bin/python scripts/train.py"

@@ -1069,8 +1069,9 @@ def _record_resume(run_dir: Path, config: TrainConfig, steps: int, command: str)
     # config.toml is the run's config now; RUN/resumes.jsonl says what each resume changed
     # from the step it resumed at (a later --seed or --learning-rate applies from there
     # on only), so that the folder tells how its model was trained.
-    # config.toml first, the log last: a kill between the two leaves the change in
-    # config.toml without its line, and the next resume records no change twice.
+    # config.toml first, the log last: a kill between the two writes leaves the change
+    # in config.toml without its line (the log written first would have named a change
+    # that a resume without the flag then undid).
     saved = run_dir / "config.toml"
     changed = config_changes(load_config(saved), config) if saved.is_file() else {}
     if changed:

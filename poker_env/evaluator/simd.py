@@ -15,10 +15,10 @@ A batch is ranked in two passes over chunks of rows (:mod:`poker_env.evaluator.k
    kernel, against 1.5-1.7x for this split).
 
 Any integer dtype takes it: a wider one (numpy's default int64, say) is read as it
-is, 16 rows in one load of 16 * k cards, and narrowed to bytes in registers: int32
-and int64 by saturating packs, with ``check`` a card outside 0..63 flagged first (one
+is, 16 rows in one load of 16 * k cards, and narrowed to bytes in registers: int32,
+and int64 with ``check``, by saturating packs, a card outside 0..63 flagged first (one
 OR of the loaded vectors); int16 saturated, so that no value passes for a card by its
-low byte.
+low byte; int64 without ``check`` truncated.
 
 The vector pass is generated only where the compile target has AVX-512 (F and BW):
 :func:`simd_enabled` is a constant of the compiled code, and numba's cache is keyed
@@ -141,7 +141,11 @@ def key_block(
         count = LANES * num_cards
         # The 16 rows are one contiguous run of 16 * k cards.
         first = builder.gep(hands_arr.data, [builder.mul(row_value, ir.Constant(_I64, num_cards))])
-        if width not in (32, 64):
+        # Packs for int32, and for int64 when checking; int64 unchecked is narrowed by
+        # LLVM's own truncation (vpmovqb): the packs ran 7% slower there in a farm-bench
+        # A/B (254-260 against 268-277 M/s, 10 M hands), and 2% faster checked.
+        packed = width == 32 or (width == 64 and checking)
+        if not packed:
             cards = builder.load(
                 builder.bitcast(first, ir.VectorType(lane, count).as_pointer()), align=1
             )
@@ -155,13 +159,13 @@ def key_block(
         # checked ran at 0.45-0.55x of unchecked, now about 0.77x (the whole int8 call
         # about 0.9x).
         failed = ir.Constant(v8, [0] * count)
-        if width in (32, 64):
+        if packed:
             cards, wide_bad = _packed_bytes(builder, first, count, width, checking)
             if checking:
                 bad = builder.or_(bad, wide_bad)
         elif width > 8:
-            # (int16.) The rest of the pass is the one-byte pass: the cards narrowed to
-            # bytes. With `check`, saturated first (LLVM: one vpmovuswb a register): a
+            # (int16, and int64 unchecked.) The rest of the pass is the one-byte pass: the
+            # cards narrowed to bytes. With `check`, saturated first (LLVM: one vpmovuswb a register): a
             # card of 256 or more, or a negative one (a large unsigned value), becomes
             # 255, outside the deck for the column test below.
             if checking:
@@ -315,9 +319,9 @@ def _packed_bytes(
 
     Saturating packs, two or three levels (``vpackusdw``, then ``vpackuswb``; 13 for
     112 int64 cards), instead of one ``vpmovusqb`` a vector and the vectors put
-    together: a pack is one shuffle, a ``vpmovusqb`` two on AMD's Zen 4. Measured in
-    turns on 10 M int64 7-card hands, checked: 265-285 against 224-268 M/s
-    (docs/evaluator.md). Every pack keeps a value of 0..63; any other card sets the flag
+    together: a pack is one shuffle, a ``vpmovusqb`` two on AMD's Zen 4. Measured with
+    farm-bench in turns on 10 M int64 7-card hands, checked: median 285.3 against 279.4
+    M/s, about 2% (docs/evaluator.md). Every pack keeps a value of 0..63; any other card sets the flag
     (one OR over the loaded vectors, one test) and the caller's column test finds those
     in 52..63 or below the deck. The bytes of other values are meaningless, but bytes:
     without ``check`` the rest of the pass still reads only inside its tables.

@@ -354,3 +354,24 @@ def test_each_script_of_the_repository_answers_help(script: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: "), done.stdout
+
+
+def test_the_extras_the_commands_name_are_pyproject_s() -> None:
+    # The guard's table of extras and their packages is pyproject.toml's (a package
+    # added to an extra there and not here would be a traceback again).
+    import re
+
+    import tomllib
+
+    from poker_env_agents.cli._args import EXTRA_MODULES
+
+    root = Path(__file__).resolve().parents[2]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    for extra, modules in EXTRA_MODULES.items():
+        listed = {re.split(r"[<>=!~\[ ;]", r, maxsplit=1)[0].lower() for r in extras[extra]}
+        named = {m.replace("_", "-") for m in modules}
+        assert named <= listed, (extra, named - listed)
+        if extra != "rllib":  # (Ray's extra lists what RLlib imports itself, too)
+            assert named == listed, (extra, listed - named)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.play.test_browser import _as_shown, _settle, _shots, browser
+from tests.play.test_browser import _as_shown, _open_more, _settle, _shots, browser
 
 __all__ = ["browser"]
 
@@ -73,7 +73,7 @@ def _start(page: Any, server: str, **fields: str) -> str:
     if "opponent" in fields:
         page.select_option("#opponent", fields.pop("opponent"))
     if fields:
-        page.click("details.more summary")
+        _open_more(page)
     for name, value in fields.items():
         page.fill(f"#{name}", value)
     page.click("#start-button")
@@ -408,7 +408,7 @@ def test_on_a_phone_the_table_fits_its_width_and_the_buttons_the_first_screen(
 
     narrow = _page(browser, 320, 640)  # the start page, its options open, at 320
     narrow.goto(server + "/")
-    narrow.click("details.more summary")
+    _open_more(narrow)
     assert narrow.evaluate("document.documentElement.scrollWidth") <= 320
     narrow.close()
     page = _page(browser, 375, 667)
@@ -750,7 +750,7 @@ def test_the_start_page_asks_each_games_least_money_and_says_the_seed_as_typed(
 
     page = _page(browser)
     page.goto(server + "/")
-    page.click("details.more summary")
+    _open_more(page)
     least = {"draw": "5", "holdem": "3", "reddog": "2"}
     for game, low in least.items():
         page.check(f"input[name=game][value={game}]")
